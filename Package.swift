@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tvguide",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tvguide", targets: ["tvguide"]),
+        .library(name: "GuideCore", targets: ["GuideCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // The model, provider protocols, chains, normalisation, snapshots and diff. Foundation only.
+        .target(name: "GuideCore"),
+        // providers.yaml → typed configuration.
+        .target(name: "GuideConfig", dependencies: [
+            "GuideCore",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // Implements GuideCore's HTTPTransport: the live client (retries, 429, conditional GET, on-disk cache) and the replay transport.
+        .target(name: "GuideTransport", dependencies: [
+            "GuideCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "XMLTV", dependencies: ["GuideCore", "CLibXML2"],
+                path: "Sources/Providers/XMLTV"),
+        .target(name: "MiGuiaTV", dependencies: ["GuideCore"],
+                path: "Sources/Providers/MiGuiaTV"),
+        // The one place that wires modules together: provider catalogue, build pipeline, reports.
+        .target(name: "TVGuideKit", dependencies: [
+            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "tvguide", dependencies: [
+            "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .target(name: "TestSupport", dependencies: [
+            "GuideCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], path: "Tests/TestSupport"),
+        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"]),
+        .testTarget(name: "GuideConfigTests", dependencies: ["GuideConfig", "TestSupport"]),
+        .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "TestSupport"]),
+        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "TestSupport"]),
+        .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "TestSupport"]),
+        .testTarget(name: "TVGuideKitTests", dependencies: ["TVGuideKit", "TestSupport", "tvguide"]),
+    ]
+)

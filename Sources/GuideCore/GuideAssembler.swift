@@ -1,0 +1,46 @@
+import Foundation
+
+/// Turns what the chain gathered into a snapshot. A channel that no provider served keeps the
+/// programmes the last good snapshot had for the window, marked stale, so nothing already known
+/// is lost because a source is down.
+public enum GuideAssembler {
+    public static func assemble(_ result: GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date) -> Snapshot {
+        var normalisation = result.normalisation
+        var channelReports: [ChannelReport] = []
+        var programmes: [Programme] = []
+        var channels = result.channels
+        if let previous, !result.channelListIsConfigured {
+            // Without a configured list, the channels are whatever the providers offered: one whose
+            // provider is down this time is still known from the last snapshot.
+            let offered = Set(channels.map(\.id))
+            channels += previous.channels.filter { !offered.contains($0.id) }
+        }
+        channels.sort { $0.id < $1.id }
+        let previousByChannel = previous.map { Dictionary(grouping: $0.programmes, by: \.channel) } ?? [:]
+        for channel in channels {
+            if let owner = result.owners[channel.id], let served = result.programmes[channel.id] {
+                let clipped = Normaliser.clip(served, to: window, report: &normalisation)
+                programmes.append(contentsOf: clipped)
+                channelReports.append(ChannelReport(id: channel.id, provider: owner, programmes: clipped.count))
+            } else if let previous, let old = previousByChannel[channel.id], !old.isEmpty {
+                let clipped = Normaliser.clip(old, to: window, report: &normalisation)
+                programmes.append(contentsOf: clipped)
+                channelReports.append(ChannelReport(id: channel.id, provider: nil, programmes: clipped.count, stale: true, staleSince: previous.generatedAt))
+            } else {
+                channelReports.append(ChannelReport(id: channel.id, provider: nil, programmes: 0))
+            }
+        }
+        var warnings = result.warnings
+        let stale = channelReports.filter(\.stale).map(\.id)
+        if !stale.isEmpty {
+            warnings.append("\(stale.count) channel(s) kept from the last good snapshot: \(stale.joined(separator: ", "))")
+        }
+        let empty = channelReports.filter { $0.provider == nil && !$0.stale }.map(\.id)
+        if !empty.isEmpty {
+            warnings.append("\(empty.count) channel(s) have no programmes: \(empty.joined(separator: ", "))")
+        }
+        programmes.sort { ($0.channel, $0.start) < ($1.channel, $1.start) }
+        let report = RunReport(providers: result.providers, channels: channelReports, normalisation: normalisation, warnings: warnings)
+        return Snapshot(generatedAt: now, window: window, channels: channels, programmes: programmes, report: report)
+    }
+}

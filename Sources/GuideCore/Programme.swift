@@ -1,0 +1,204 @@
+import Foundation
+
+/// What a programme is, as the original app grouped its lists.
+public enum ProgrammeKind: String, Codable, Sendable, CaseIterable {
+    case movie, series, programme, documentary, news, sports, kids, other
+}
+
+/// One airing on one channel. Identity is (channel, start).
+public struct Programme: Codable, Sendable, Hashable {
+    public var channel: String
+    public var start: Date
+    /// Nil until normalisation fills it from the next programme's start, as `tv_sort` does.
+    public var stop: Date?
+    public var title: String
+    public var subtitle: String?
+    public var synopsis: String?
+    /// The language of `title`, `subtitle` and `synopsis`.
+    public var textLanguage: String?
+    /// Further titles, sub-titles and descriptions (other languages), in source order.
+    public var otherTexts: [ProgrammeText]?
+    public var kind: ProgrammeKind?
+    public var categories: [LocalizedText]?
+    public var keywords: [LocalizedText]?
+    /// The source's date of production as given (`2006`, `20061011`).
+    public var date: String?
+    public var year: Int?
+    public var episode: Episode?
+    public var credits: [Credit]?
+    /// Spoken language and original language.
+    public var language: String?
+    public var originalLanguage: String?
+    public var countries: [String]?
+    /// Running time in seconds, when the source gives one apart from start and stop.
+    public var length: Int?
+    public var images: [ImageRef]?
+    public var urls: [String]?
+    public var video: VideoInfo?
+    public var audio: AudioInfo?
+    public var previouslyShown: PreviouslyShown?
+    public var premiere: Bool?
+    public var lastChance: Bool?
+    public var isNew: Bool?
+    public var subtitles: [SubtitleInfo]?
+    public var ratings: [Rating]?
+    public var starRatings: [Rating]?
+    /// Ids in other systems, keyed by system: `miguiatv`, `tmdb`, `imdb`, `thetvdb`…
+    public var providerIDs: [String: String]?
+    /// The provider that supplied this airing.
+    public var source: String
+
+    public init(channel: String, start: Date, stop: Date? = nil, title: String, source: String) {
+        self.channel = channel
+        self.start = start
+        self.stop = stop
+        self.title = title
+        self.source = source
+    }
+
+    /// A stable id made of the programme's identity: `La1.es@20261025T203000Z`.
+    public var id: String { "\(channel)@\(CompactTime.format(start))" }
+
+    enum CodingKeys: String, CodingKey {
+        case channel, start, stop, title, subtitle, synopsis, textLanguage, otherTexts, kind
+        case categories, keywords, date, year, episode, credits, language, originalLanguage
+        case countries, length, images, urls, video, audio, previouslyShown, premiere, lastChance
+        case isNew = "new"
+        case subtitles, ratings, starRatings, providerIDs, source
+    }
+}
+
+public struct ProgrammeText: Codable, Sendable, Hashable {
+    public enum Field: String, Codable, Sendable { case title, subtitle, synopsis }
+    public var field: Field
+    public var value: String
+    public var lang: String?
+
+    public init(field: Field, value: String, lang: String? = nil) {
+        self.field = field
+        self.value = value
+        self.lang = lang
+    }
+}
+
+/// Episode numbering. `season` and `number` count from 1, as people say them; `xmltvNS` and
+/// `onscreen` keep the source's own notation so that an export gives it back unchanged.
+public struct Episode: Codable, Sendable, Hashable {
+    public var season: Int?
+    public var seasonCount: Int?
+    public var number: Int?
+    public var episodeCount: Int?
+    public var part: Int?
+    public var partCount: Int?
+    public var xmltvNS: String?
+    public var onscreen: String?
+    /// Other systems' numbers (`dd_progid`, `imdb.com`…), keyed by system.
+    public var other: [String: String]?
+
+    public init(
+        season: Int? = nil, seasonCount: Int? = nil, number: Int? = nil, episodeCount: Int? = nil,
+        part: Int? = nil, partCount: Int? = nil, xmltvNS: String? = nil, onscreen: String? = nil,
+        other: [String: String]? = nil
+    ) {
+        self.season = season
+        self.seasonCount = seasonCount
+        self.number = number
+        self.episodeCount = episodeCount
+        self.part = part
+        self.partCount = partCount
+        self.xmltvNS = xmltvNS
+        self.onscreen = onscreen
+        self.other = other
+    }
+}
+
+public struct Credit: Codable, Sendable, Hashable {
+    /// In XMLTV's order, which an export must keep.
+    public enum Role: String, Codable, Sendable, CaseIterable {
+        case director, actor, writer, adapter, producer, composer, editor, presenter, commentator, guest
+    }
+    public var role: Role
+    public var name: String
+    /// The part an actor plays.
+    public var character: String?
+
+    public init(role: Role, name: String, character: String? = nil) {
+        self.role = role
+        self.name = name
+        self.character = character
+    }
+}
+
+public struct ImageRef: Codable, Sendable, Hashable {
+    public var url: String
+    /// poster, backdrop, still, logo… when the source says.
+    public var kind: String?
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: String, kind: String? = nil, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.kind = kind
+        self.width = width
+        self.height = height
+    }
+}
+
+public struct VideoInfo: Codable, Sendable, Hashable {
+    public var present: Bool?
+    public var colour: Bool?
+    public var aspect: String?
+    public var quality: String?
+
+    public init(present: Bool? = nil, colour: Bool? = nil, aspect: String? = nil, quality: String? = nil) {
+        self.present = present
+        self.colour = colour
+        self.aspect = aspect
+        self.quality = quality
+    }
+}
+
+public struct AudioInfo: Codable, Sendable, Hashable {
+    public var present: Bool?
+    public var stereo: String?
+
+    public init(present: Bool? = nil, stereo: String? = nil) {
+        self.present = present
+        self.stereo = stereo
+    }
+}
+
+public struct PreviouslyShown: Codable, Sendable, Hashable {
+    /// As the source wrote it (XMLTV time, possibly partial).
+    public var start: String?
+    public var channel: String?
+
+    public init(start: String? = nil, channel: String? = nil) {
+        self.start = start
+        self.channel = channel
+    }
+}
+
+public struct SubtitleInfo: Codable, Sendable, Hashable {
+    /// teletext, onscreen, deaf-signed.
+    public var type: String?
+    public var language: String?
+
+    public init(type: String? = nil, language: String? = nil) {
+        self.type = type
+        self.language = language
+    }
+}
+
+/// A content rating (`system: MPAA, value: PG`) or a star rating (`value: 3/5`).
+public struct Rating: Codable, Sendable, Hashable {
+    public var system: String?
+    public var value: String
+    public var icon: String?
+
+    public init(system: String? = nil, value: String, icon: String? = nil) {
+        self.system = system
+        self.value = value
+        self.icon = icon
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The merged guide as written to disk: versioned, deterministic JSON (see docs/snapshot.md).
+public struct Snapshot: Codable, Sendable, Hashable {
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    /// The run's clock (`--now`), so that a build from the same inputs gives the same bytes.
+    public var generatedAt: Date
+    public var window: TimeWindow
+    /// Sorted by id.
+    public var channels: [Channel]
+    /// Sorted by channel, then start.
+    public var programmes: [Programme]
+    public var report: RunReport
+
+    public init(generatedAt: Date, window: TimeWindow, channels: [Channel], programmes: [Programme], report: RunReport) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.generatedAt = generatedAt
+        self.window = window
+        self.channels = channels
+        self.programmes = programmes
+        self.report = report
+    }
+}
+
+/// What a run did, provider by provider and channel by channel. Durations are left out so that
+/// the snapshot stays byte-for-byte reproducible; the CLI prints them.
+public struct RunReport: Codable, Sendable, Hashable {
+    public var providers: [ProviderReport]
+    public var channels: [ChannelReport]
+    public var normalisation: NormalisationReport
+    public var warnings: [String]
+
+    public init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(), warnings: [String] = []) {
+        self.providers = providers
+        self.channels = channels
+        self.normalisation = normalisation
+        self.warnings = warnings
+    }
+}
+
+public struct ProviderReport: Codable, Sendable, Hashable {
+    public enum Status: String, Codable, Sendable {
+        /// Served at least one channel that the guide kept.
+        case served
+        /// Answered, but every channel it had was already owned by a provider before it; it
+        /// only filled gaps, or nothing.
+        case standby
+        /// Every request to it failed.
+        case failed
+        /// Not asked (not configured, or not needed).
+        case skipped
+    }
+
+    public var id: String
+    public var type: String
+    public var status: Status
+    /// Channels this provider owns in the guide.
+    public var channelsServed: Int
+    /// Channels it owns because a provider before it failed for them.
+    public var channelsFallenBack: Int
+    public var programmes: Int
+    /// Programmes it gave that filled time gaps in a channel owned by another provider.
+    public var gapsFilled: Int
+    /// Typed errors, `kind: detail`, de-duplicated and sorted.
+    public var errors: [ProviderFailure]
+    public var notes: [String]
+
+    public init(id: String, type: String, status: Status, channelsServed: Int = 0, channelsFallenBack: Int = 0,
+                programmes: Int = 0, gapsFilled: Int = 0, errors: [ProviderFailure] = [], notes: [String] = []) {
+        self.id = id
+        self.type = type
+        self.status = status
+        self.channelsServed = channelsServed
+        self.channelsFallenBack = channelsFallenBack
+        self.programmes = programmes
+        self.gapsFilled = gapsFilled
+        self.errors = errors
+        self.notes = notes
+    }
+}
+
+public struct ProviderFailure: Codable, Sendable, Hashable, Comparable {
+    /// `ProviderError.kind`.
+    public var kind: String
+    public var message: String
+    /// The channel asked for, when the failure was for one channel.
+    public var channel: String?
+
+    public init(kind: String, message: String, channel: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.channel = channel
+    }
+
+    public init(_ error: ProviderError, channel: String? = nil) {
+        self.init(kind: error.kind, message: error.description, channel: channel)
+    }
+
+    public static func < (lhs: ProviderFailure, rhs: ProviderFailure) -> Bool {
+        (lhs.channel ?? "", lhs.kind, lhs.message) < (rhs.channel ?? "", rhs.kind, rhs.message)
+    }
+}
+
+public struct ChannelReport: Codable, Sendable, Hashable {
+    public var id: String
+    /// The provider that owns the channel; nil when none served it.
+    public var provider: String?
+    public var programmes: Int
+    /// True when no provider served the channel and its programmes come from the last good snapshot.
+    public var stale: Bool
+    /// When the snapshot the stale programmes come from was made.
+    public var staleSince: Date?
+
+    public init(id: String, provider: String?, programmes: Int, stale: Bool = false, staleSince: Date? = nil) {
+        self.id = id
+        self.provider = provider
+        self.programmes = programmes
+        self.stale = stale
+        self.staleSince = staleSince
+    }
+}
+
+/// What normalisation changed, so that a source's oddities are visible, not silently fixed.
+public struct NormalisationReport: Codable, Sendable, Hashable {
+    /// Programmes whose missing stop was set to the next programme's start.
+    public var stopsFilled: Int
+    /// Programmes dropped because they overlapped an earlier one on the same channel.
+    public var overlapsDropped: Int
+    /// Programmes whose stop was cut back to the next programme's start.
+    public var overlapsTrimmed: Int
+    /// Programmes dropped because their stop was not after their start.
+    public var invalidDropped: Int
+    /// Programmes dropped because they fall outside the window.
+    public var outsideWindow: Int
+    /// Programmes dropped because their channel is not in the guide's channel list.
+    public var unknownChannel: Int
+    /// Programmes dropped as exact duplicates (same channel, start and title).
+    public var duplicatesDropped: Int
+
+    public init(stopsFilled: Int = 0, overlapsDropped: Int = 0, overlapsTrimmed: Int = 0, invalidDropped: Int = 0,
+                outsideWindow: Int = 0, unknownChannel: Int = 0, duplicatesDropped: Int = 0) {
+        self.stopsFilled = stopsFilled
+        self.overlapsDropped = overlapsDropped
+        self.overlapsTrimmed = overlapsTrimmed
+        self.invalidDropped = invalidDropped
+        self.outsideWindow = outsideWindow
+        self.unknownChannel = unknownChannel
+        self.duplicatesDropped = duplicatesDropped
+    }
+}

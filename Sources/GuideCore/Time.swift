@@ -1,0 +1,205 @@
+import Foundation
+
+/// Calendar arithmetic on UTC civil time without `DateFormatter` or `Calendar`, which are far too
+/// slow for the hot loops that parse and write tens of thousands of programme times.
+/// The day-count algorithms are Howard Hinnant's `days_from_civil` / `civil_from_days`.
+public enum CivilTime {
+    /// Seconds since 1970-01-01T00:00:00Z of a UTC civil time.
+    @inlinable
+    public static func epochSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
+        daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+    }
+
+    @inlinable
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public struct Components: Sendable, Hashable {
+        public var year, month, day, hour, minute, second: Int
+
+        @inlinable
+        public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+            self.year = year
+            self.month = month
+            self.day = day
+            self.hour = hour
+            self.minute = minute
+            self.second = second
+        }
+    }
+
+    @inlinable
+    public static func components(epochSeconds: Int) -> Components {
+        var days = epochSeconds / 86_400
+        var rest = epochSeconds % 86_400
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return Components(year: year, month: month, day: day, hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60)
+    }
+}
+
+/// ISO 8601 in UTC with whole seconds (`2026-10-25T20:30:00Z`), the one time format of snapshots.
+public enum ISOTime {
+    public static func format(_ date: Date) -> String {
+        let c = CivilTime.components(epochSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
+        var out = [UInt8]()
+        out.reserveCapacity(20)
+        appendDigits(c.year, 4, &out); out.append(0x2D)
+        appendDigits(c.month, 2, &out); out.append(0x2D)
+        appendDigits(c.day, 2, &out); out.append(0x54)
+        appendDigits(c.hour, 2, &out); out.append(0x3A)
+        appendDigits(c.minute, 2, &out); out.append(0x3A)
+        appendDigits(c.second, 2, &out); out.append(0x5A)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `±HH:MM`; fractions of a second are ignored.
+    public static func parse(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20,
+              b[13] == 0x3A, b[16] == 0x3A,
+              let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
+              let hour = number(b, 11, 2), let minute = number(b, 14, 2), let second = number(b, 17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        if i < b.count, b[i] == 0x2E {
+            i += 1
+            while i < b.count, (0x30...0x39).contains(b[i]) { i += 1 }
+        }
+        var offset = 0
+        if i < b.count {
+            if b[i] == 0x5A, i + 1 == b.count {
+                offset = 0
+            } else if (b[i] == 0x2B || b[i] == 0x2D), b.count == i + 6, b[i + 3] == 0x3A,
+                      let oh = number(b, i + 1, 2), let om = number(b, i + 4, 2) {
+                offset = (oh * 3_600 + om * 60) * (b[i] == 0x2D ? -1 : 1)
+            } else {
+                return nil
+            }
+        }
+        let seconds = CivilTime.epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second) - offset
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    static func number(_ b: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        var value = 0
+        for i in from..<(from + count) {
+            let d = Int(b[i]) - 0x30
+            guard d >= 0, d <= 9 else { return nil }
+            value = value * 10 + d
+        }
+        return value
+    }
+
+    @inline(__always)
+    static func appendDigits(_ value: Int, _ width: Int, _ out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var v = value
+        while divisor > 0 {
+            out.append(UInt8(0x30 + (v / divisor) % 10))
+            v %= divisor
+            divisor /= 10
+        }
+    }
+}
+
+/// `20261025T203000Z`: the time part of programme ids, safe in URLs and file names.
+public enum CompactTime {
+    public static func format(_ date: Date) -> String {
+        let c = CivilTime.components(epochSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
+        var out = [UInt8]()
+        out.reserveCapacity(16)
+        ISOTime.appendDigits(c.year, 4, &out)
+        ISOTime.appendDigits(c.month, 2, &out)
+        ISOTime.appendDigits(c.day, 2, &out)
+        out.append(0x54)
+        ISOTime.appendDigits(c.hour, 2, &out)
+        ISOTime.appendDigits(c.minute, 2, &out)
+        ISOTime.appendDigits(c.second, 2, &out)
+        out.append(0x5A)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// The span of time the guide covers: how far back and how far ahead of `now`.
+public struct TimeWindow: Codable, Sendable, Hashable {
+    public var from: Date
+    public var to: Date
+
+    public init(from: Date, to: Date) {
+        self.from = from
+        self.to = to
+    }
+
+    public var interval: DateInterval { DateInterval(start: from, end: max(from, to)) }
+
+    /// True when an airing from `start` to `stop` overlaps the window.
+    public func overlaps(start: Date, stop: Date?) -> Bool {
+        start < to && (stop ?? start) > from || (stop == nil && start >= from && start < to)
+    }
+}
+
+/// A calendar day (`2026-10-25`), the unit of audience rankings.
+public struct Day: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public var description: String {
+        var out = [UInt8]()
+        ISOTime.appendDigits(year, 4, &out); out.append(0x2D)
+        ISOTime.appendDigits(month, 2, &out); out.append(0x2D)
+        ISOTime.appendDigits(day, 2, &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let day = Day(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a day: \(text)"))
+        }
+        self = day
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
