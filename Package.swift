@@ -52,7 +52,7 @@ let package = Package(
             "GuideCore",
             .product(name: "Hummingbird", package: "hummingbird"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"]),
+        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore"]),
         .testTarget(name: "GuideConfigTests", dependencies: ["GuideConfig", "TestSupport"]),
         .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "TestSupport"]),
         .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "TestSupport"]),

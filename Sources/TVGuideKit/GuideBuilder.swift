@@ -1,0 +1,82 @@
+import Foundation
+import GuideConfig
+import GuideCore
+
+/// What one `tvguide build` is asked to do.
+public struct BuildRequest: Sendable {
+    /// The run's clock: the window, the snapshot's `generatedAt` and week shifts derive from it.
+    public var now: Date
+    /// Override the configured window's start and end.
+    public var from: Date?
+    public var to: Date?
+    /// Override `snapshots.dir`.
+    public var snapshotDirectory: URL?
+
+    public init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil) {
+        self.now = now
+        self.from = from
+        self.to = to
+        self.snapshotDirectory = snapshotDirectory
+    }
+}
+
+public enum BuildError: Error, CustomStringConvertible {
+    /// No provider served any channel: the run writes nothing and the last good snapshot stays.
+    case nothingServed(RunSummary)
+    case invalidWindow(from: Date, to: Date)
+
+    public var description: String {
+        switch self {
+        case .nothingServed:
+            "no provider served any channel; the last good snapshot was left untouched"
+        case .invalidWindow(let from, let to):
+            "the window's end (\(ISOTime.format(to))) is not after its start (\(ISOTime.format(from)))"
+        }
+    }
+}
+
+/// providers → chain → merge → snapshot: the main job.
+public enum GuideBuilder {
+    public static func build(
+        configuration: GuideConfiguration, request: BuildRequest, catalogue: ProviderCatalogue = .standard,
+        progress: @escaping @Sendable (ChainProgress) -> Void = { _ in }
+    ) async throws -> RunSummary {
+        let started = ContinuousClock.now
+        let window = configuration.timeWindow(now: request.now, from: request.from, to: request.to)
+        guard window.to > window.from else { throw BuildError.invalidWindow(from: window.from, to: window.to) }
+        let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
+        let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
+
+        let result = await setup.chain.run(window: window, progress: progress)
+
+        // The last snapshot is read only when something is missing: it is as large as the guide.
+        var previousWarning: String?
+        var previous: Snapshot?
+        let somethingMissing = result.channels.contains { result.owners[$0.id] == nil } || result.providers.contains { $0.status == .failed }
+        if somethingMissing {
+            do {
+                previous = try store.loadLatest()
+            } catch {
+                previousWarning = "the last snapshot could not be read, so no stale data can be kept: \(error)"
+            }
+        }
+        var snapshot = GuideAssembler.assemble(result, previous: previous, window: window, now: request.now)
+        if let previousWarning { snapshot.report.warnings.append(previousWarning) }
+        if !setup.unused.isEmpty {
+            snapshot.report.warnings.append("provider(s) defined but in no chain: \(setup.unused.joined(separator: ", "))")
+        }
+
+        var timings: [String: (elapsed: Duration, requests: Int)] = [:]
+        for (id, timing) in setup.timings {
+            timings[id] = (await timing.elapsed, await timing.requests)
+        }
+        var summary = RunSummary(snapshot: snapshot, timings: timings, total: .zero)
+        guard !result.owners.isEmpty else {
+            summary.total = ContinuousClock.now - started
+            throw BuildError.nothingServed(summary)
+        }
+        summary.written = try store.write(snapshot)
+        summary.total = ContinuousClock.now - started
+        return summary
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GuideCore
+
+/// The run report as people read it at the end of `tvguide build`: one line per provider, then
+/// the channels that need attention, normalisation counts and warnings.
+public struct RunSummary: Sendable {
+    public var snapshot: Snapshot
+    /// Provider id → wall time spent with it and requests made.
+    public var timings: [String: (elapsed: Duration, requests: Int)]
+    public var total: Duration
+    public var written: URL?
+
+    public func text() -> String {
+        var lines: [String] = []
+        let report = snapshot.report
+        lines.append("Providers (in priority order):")
+        let idWidth = report.providers.map(\.id.count).max() ?? 0
+        for provider in report.providers {
+            var line = "  " + provider.id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  "
+            line += provider.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            switch provider.status {
+            case .served, .standby:
+                line += "  \(provider.channelsServed) channel(s), \(provider.programmes) programme(s)"
+                if provider.channelsFallenBack > 0 { line += ", fell back for \(provider.channelsFallenBack)" }
+                if provider.gapsFilled > 0 { line += ", \(provider.gapsFilled) gap-filling" }
+            case .failed, .skipped:
+                break
+            }
+            if let timing = timings[provider.id] {
+                line += "  [\(Self.format(timing.elapsed)), \(timing.requests) request(s)]"
+            }
+            lines.append(line)
+            for error in provider.errors {
+                lines.append("      ✗ \(error.channel.map { "\($0): " } ?? "")\(error.message)")
+            }
+            for note in provider.notes {
+                lines.append("      · \(note)")
+            }
+        }
+        let stale = report.channels.filter(\.stale)
+        let empty = report.channels.filter { $0.provider == nil && !$0.stale }
+        lines.append("Channels: \(report.channels.count) (\(report.channels.count - stale.count - empty.count) live, \(stale.count) stale, \(empty.count) empty); programmes: \(snapshot.programmes.count)")
+        let n = report.normalisation
+        let fixes = [
+            ("stops filled", n.stopsFilled), ("overlaps trimmed", n.overlapsTrimmed), ("overlaps dropped", n.overlapsDropped),
+            ("invalid dropped", n.invalidDropped), ("duplicates dropped", n.duplicatesDropped),
+            ("outside window", n.outsideWindow), ("unknown channel", n.unknownChannel),
+        ].filter { $0.1 > 0 }
+        if !fixes.isEmpty {
+            lines.append("Normalisation: " + fixes.map { "\($0.1) \($0.0)" }.joined(separator: ", "))
+        }
+        for warning in report.warnings {
+            lines.append("Warning: \(warning)")
+        }
+        if let written {
+            lines.append("Snapshot: \(written.path) (window \(ISOTime.format(snapshot.window.from)) → \(ISOTime.format(snapshot.window.to)))")
+        }
+        lines.append("Done in \(Self.format(total)).")
+        return lines.joined(separator: "\n")
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let millis = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return millis < 1_000 ? String(format: "%.0f ms", millis) : String(format: "%.2f s", millis / 1_000)
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import GuideConfig
+import GuideCore
+import TVGuideKit
+
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Fetch the guide from the configured providers and write a snapshot.",
+        discussion: """
+        Asks the guide providers in priority order, merges their answers per channel, keeps the \
+        last good programmes of channels nobody served (marked stale), and writes \
+        <snapshots>/latest.json plus a dated copy. Prints a report per provider.
+
+        Exit status: 0 when a snapshot was written (even with fallbacks), 1 when no provider \
+        served any channel (nothing is written), 2 when the configuration is invalid.
+        """
+    )
+
+    @OptionGroup var config: ConfigOption
+    @OptionGroup var logging: LoggingOption
+
+    @Option(help: ArgumentHelp("Write snapshots here instead of the configured snapshots.dir.", valueName: "dir"))
+    var snapshots: String?
+
+    @Option(help: ArgumentHelp("Start of the window (ISO 8601 time or YYYY-MM-DD), instead of now minus window.past.", valueName: "time"))
+    var from: TimeArgument?
+
+    @Option(help: ArgumentHelp("End of the window (ISO 8601 time or YYYY-MM-DD), instead of now plus window.days.", valueName: "time"))
+    var to: TimeArgument?
+
+    @Option(help: ArgumentHelp("Fix the clock for a reproducible build (also $TVGUIDE_NOW).", valueName: "time"))
+    var now: TimeArgument?
+
+    @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
+    var quiet = false
+
+    func run() async throws {
+        logging.bootstrap()
+        let clock = try resolvedNow(now)
+        let configuration: GuideConfiguration
+        do {
+            configuration = try GuideConfiguration.load(from: config.url)
+        } catch {
+            printError("error: \(error)")
+            throw Exit.invalid
+        }
+        let display = ProgressDisplay(quiet: quiet)
+        let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) })
+        do {
+            let summary = try await GuideBuilder.build(configuration: configuration, request: request) { display.handle($0) }
+            if !quiet { print(summary.text()) }
+        } catch let error as ConfigError {
+            printError("error: \(error)")
+            throw Exit.invalid
+        } catch BuildError.nothingServed(let summary) {
+            print(summary.text())
+            printError("error: \(BuildError.nothingServed(summary))")
+            throw Exit.failed
+        } catch let error as BuildError {
+            printError("error: \(error)")
+            throw Exit.invalid
+        } catch {
+            printError("error: could not write the snapshot: \(error)")
+            throw Exit.failed
+        }
+    }
+}
+
+/// `--now`, else `$TVGUIDE_NOW`, else the wall clock.
+func resolvedNow(_ option: TimeArgument?) throws -> Date {
+    if let option { return option.date }
+    if let text = ProcessInfo.processInfo.environment["TVGUIDE_NOW"], !text.isEmpty {
+        guard let parsed = TimeArgument(argument: text) else {
+            printError("error: TVGUIDE_NOW='\(text)' is not an ISO 8601 time or YYYY-MM-DD")
+            throw Exit.invalid
+        }
+        return parsed.date
+    }
+    return Date()
+}

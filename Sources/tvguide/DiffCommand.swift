@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import GuideCore
+
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show what changed between two snapshots.",
+        discussion: """
+        Programmes added, removed and changed per channel (with the fields that changed), and \
+        channels added or removed. Programmes are matched by channel and start time; the run \
+        report and generatedAt are not compared. Exit status: 0 when equal, 1 when different, \
+        2 on error.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: ArgumentHelp("The older snapshot.", valueName: "old"))
+    var old: String
+
+    @Argument(help: ArgumentHelp("The newer snapshot.", valueName: "new"))
+    var new: String
+
+    @Option(help: "Output format.")
+    var format: Format = .text
+
+    func run() throws {
+        let before: Snapshot
+        let after: Snapshot
+        do {
+            before = try SnapshotStore.load(URL(fileURLWithPath: old))
+            after = try SnapshotStore.load(URL(fileURLWithPath: new))
+        } catch {
+            printError("error: \(error)")
+            throw Exit.invalid
+        }
+        let diff = SnapshotDiff.compare(before, after)
+        switch format {
+        case .text: print(diff.text(), terminator: diff.text().hasSuffix("\n") ? "" : "\n")
+        case .json: FileHandle.standardOutput.write(diff.json())
+        }
+        if !diff.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import GuideCore
+import XMLTV
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a snapshot in another format.",
+        subcommands: [XMLTVExport.self]
+    )
+
+    struct XMLTVExport: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "xmltv",
+            abstract: "Write a snapshot as XMLTV (for Kodi, Plex, Jellyfin, Tvheadend…).",
+            discussion: "Times are written in UTC. The output passes tv_validate_file from xmltv-util."
+        )
+
+        @Option(help: ArgumentHelp("The snapshot to export.", valueName: "path"))
+        var snapshot: String = "snapshots/latest.json"
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write here instead of standard output.", valueName: "path"))
+        var output: String?
+
+        func run() throws {
+            do {
+                let guide = try SnapshotStore.load(URL(fileURLWithPath: snapshot))
+                let xml = try XMLTVWriter.write(channels: guide.channels, programmes: guide.programmes)
+                if let output {
+                    try xml.write(to: URL(fileURLWithPath: output), options: .atomic)
+                } else {
+                    FileHandle.standardOutput.write(xml)
+                }
+            } catch {
+                printError("error: \(error)")
+                throw Exit.invalid
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import GuideCore
+import Logging
+
+@main
+struct TVGuide: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tvguide",
+        abstract: "Aggregate a TV guide from pluggable sources, snapshot it, diff it and export it.",
+        discussion: """
+        Providers, their priority and the channel list come from providers.yaml \
+        (see docs/configuration.md). `tvguide build` runs the chains and writes a snapshot; \
+        the other commands read snapshots.
+        """,
+        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// `--config`, shared by the commands that read providers.yaml.
+struct ConfigOption: ParsableArguments {
+    @Option(name: .shortAndLong, help: ArgumentHelp("The provider registry.", valueName: "path"))
+    var config: String = ProcessInfo.processInfo.environment["TVGUIDE_CONFIG"] ?? "providers.yaml"
+
+    var url: URL { URL(fileURLWithPath: config) }
+}
+
+/// `--verbose`: debug logging of fetches, retries and cache decisions on standard error.
+struct LoggingOption: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Log every fetch, retry and cache decision.")
+    var verbose = false
+
+    func bootstrap() {
+        let level: Logger.Level = verbose ? .debug : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+/// Times on the command line: `2026-10-21T20:00:00Z`, with an offset (`+02:00`), or a day
+/// (`2026-10-21`, midnight UTC).
+struct TimeArgument: ExpressibleByArgument {
+    var date: Date
+
+    init?(argument: String) {
+        if let date = ISOTime.parse(argument) {
+            self.date = date
+        } else if let day = Day(argument), argument.count == 10 {
+            self.date = Date(timeIntervalSince1970: TimeInterval(CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)))
+        } else {
+            return nil
+        }
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Exit statuses shared by the commands.
+enum Exit {
+    /// The run could not produce what was asked (no provider served anything).
+    static let failed = ExitCode(1)
+    /// Invalid input: a bad configuration, an unreadable snapshot, a bad argument.
+    static let invalid = ExitCode(2)
+}

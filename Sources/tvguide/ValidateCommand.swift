@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import GuideConfig
+import GuideCore
+import TVGuideKit
+
+struct ValidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a configuration without fetching anything.",
+        discussion: """
+        Reads providers.yaml, checks every key, duration, path and provider reference, builds \
+        each provider (which fetches nothing) and reports providers that will be skipped for a \
+        missing environment variable. Exit status 0 when valid, 2 when not.
+        """
+    )
+
+    @OptionGroup var config: ConfigOption
+
+    func run() async throws {
+        do {
+            let configuration = try GuideConfiguration.load(from: config.url)
+            let setup = try ProviderSetup(configuration: configuration, now: Date())
+            for missing in setup.chain.unavailable {
+                print("warning: provider '\(missing.id)' will be skipped: \(missing.error)")
+            }
+            for id in setup.unused {
+                print("warning: provider '\(id)' is defined but in no chain")
+            }
+            let members = setup.chain.members.map(\.provider.id)
+            print("\(config.config): valid — \(configuration.channels.count) channel(s), guide chain: \(members.joined(separator: " → "))")
+        } catch {
+            printError("error: \(error)")
+            throw Exit.invalid
+        }
+    }
+}
