@@ -19,9 +19,8 @@ public enum GuideAssembler {
         let previousByChannel = previous.map { Dictionary(grouping: $0.programmes, by: \.channel) } ?? [:]
         for channel in channels {
             if let owner = result.owners[channel.id], let served = result.programmes[channel.id] {
-                let clipped = Normaliser.clip(served, to: window, report: &normalisation)
-                programmes.append(contentsOf: clipped)
-                channelReports.append(ChannelReport(id: channel.id, provider: owner, programmes: clipped.count))
+                programmes.append(contentsOf: served)
+                channelReports.append(ChannelReport(id: channel.id, provider: owner, programmes: served.count))
             } else if let previous, let old = previousByChannel[channel.id], !old.isEmpty {
                 let clipped = Normaliser.clip(old, to: window, report: &normalisation)
                 programmes.append(contentsOf: clipped)

@@ -15,6 +15,14 @@ public struct GuideChainMember: Sendable {
     }
 }
 
+extension GuideChainMember {
+    /// Whether the provider would have served `channel` had it answered: by its channel map when
+    /// it has one, else presumably.
+    func mightServe(_ channel: String) -> Bool {
+        channelMap.map { $0.values.contains(channel) } ?? true
+    }
+}
+
 /// A provider that could not be built (a missing secret, say): reported, never asked.
 public struct UnavailableProvider: Sendable {
     public var id: String
@@ -113,14 +121,18 @@ public struct GuideChain: Sendable {
             var kept: [Programme] = []
             var owner: Int?
             var someoneFailedBefore = false
-            for index in members.indices where offered[index][channel.id] != nil {
+            for index in members.indices {
+                if case .failure = listings[index], members[index].mightServe(channel.id), owner == nil {
+                    someoneFailedBefore = true
+                }
+                guard offered[index][channel.id] != nil else { continue }
                 switch answers[RequestKey(member: index, channel: channel.id)] {
                 case .failure(let error)?:
                     stats[index].failures.append(ProviderFailure(error, channel: channel.id))
                     if owner == nil { someoneFailedBefore = true }
                 case .success(let layer)?:
                     stats[index].answered += 1
-                    let layer = Normaliser.normalise(layer, report: &normalisation)
+                    let layer = Normaliser.clip(Normaliser.normalise(layer, report: &normalisation), to: window, report: &normalisation)
                     if owner == nil {
                         guard !layer.isEmpty else {
                             someoneFailedBefore = true

@@ -86,7 +86,7 @@ public struct ProviderSetup: Sendable {
             }
             let timed = TimedGuideProvider(inner: provider)
             timings[id] = timed.timing
-            members.append(GuideChainMember(provider: timed, type: settings.type, channelMap: Self.channelMap(configuration, for: settings)))
+            members.append(GuideChainMember(provider: timed, type: settings.type, channelMap: configuration.channelMap(forProvider: settings.id, type: settings.type)))
         }
         let used = Set(configuration.guide + configuration.audience + configuration.metadata.values.flatMap { $0 })
         self.unused = configuration.providers.map(\.id).filter { !used.contains($0) }
@@ -94,17 +94,5 @@ public struct ProviderSetup: Sendable {
         self.chain = GuideChain(members: members, unavailable: unavailable, configuredChannels: configuration.channels.map {
             Channel(id: $0.id, name: $0.name ?? $0.id, type: $0.type, language: $0.language, logo: $0.logo)
         })
-    }
-
-    /// The provider's own channel id → canonical id, or nil when the channel list gives it no
-    /// ids of its own (its ids are then taken as canonical).
-    private static func channelMap(_ configuration: GuideConfiguration, for settings: ProviderSettings) -> [String: String]? {
-        var map: [String: String] = [:]
-        for channel in configuration.channels {
-            if let own = channel.providerID(forProvider: settings.id, type: settings.type) {
-                map[own] = channel.id
-            }
-        }
-        return map.isEmpty ? nil : map
     }
 }

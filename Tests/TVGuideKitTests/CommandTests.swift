@@ -107,7 +107,8 @@ import TestSupport
         let renamed = try #require(snapshot.programmes.firstIndex { $0.channel == "La2.es" })
         let oldTitle = snapshot.programmes[renamed].title
         snapshot.programmes[renamed].title = "Un título nuevo"
-        snapshot.programmes.removeAll { $0.channel == "Clan.es" && $0.start == snapshot.programmes.first { $0.channel == "Clan.es" }!.start }
+        let firstOnClan = try #require(snapshot.programmes.first { $0.channel == "Clan.es" })
+        snapshot.programmes.removeAll { $0.channel == "Clan.es" && $0.start == firstOnClan.start }
         let changed = scratch.file("changed.json")
         try SnapshotCodec.encode(snapshot).write(to: changed)
 

@@ -1,0 +1,267 @@
+import Foundation
+import GuideCore
+
+/// Turns the composed YAML into a `GuideConfiguration`, checking every reference on the way.
+struct ConfigurationParser {
+    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "providers"]
+    static let windowKeys = ["past", "days", "ahead"]
+    static let cacheKeys = ["ttl", "dir"]
+    static let snapshotKeys = ["dir", "keep"]
+    /// Channel fields; every other key of a channel names a provider or a provider type.
+    static let channelFields = ["id", "name", "type", "language", "logo", "aliases"]
+
+    let file: URL
+    let directory: URL
+    let values: ValueReader
+
+    init(file: URL, environment: [String: String], yaml: String) {
+        self.file = file
+        directory = file.absoluteURL.deletingLastPathComponent().standardizedFileURL
+        // Keep only what the file refers to: the configuration must not carry the whole environment.
+        let names = Set(EnvironmentExpansion.references(in: yaml).map(\.name))
+        values = ValueReader(environment: environment.filter { names.contains($0.key) }, directory: directory)
+    }
+
+    func parse(_ root: ConfigNode?) throws(ConfigError) -> GuideConfiguration {
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        guard let root else {
+            throw .invalidValue("the configuration is empty; it needs at least 'providers' and 'guide'", start)
+        }
+        guard let entries = root.entries else {
+            throw .invalidValue("expected a mapping of settings (providers, guide, …) at the top level, got \(root.shapeDescription)", root.location)
+        }
+        try rejectUnknownKeys(entries, known: Self.topLevelKeys, section: "the top level")
+        let top = Section(entries: entries)
+
+        let version = try top["version"].map { entry throws(ConfigError) in try parseVersion(entry.value) } ?? 1
+        guard let providersEntry = top["providers"] else {
+            throw .missingKey(key: "providers", section: "the configuration", root.location)
+        }
+        let providers = try parseProviders(providersEntry.value)
+        guard let guideEntry = top["guide"] else {
+            throw .missingKey(key: "guide", section: "the configuration", root.location)
+        }
+        let guide = try providerList(guideEntry, listedIn: "guide", providers: providers, allowEmpty: false)
+        let (metadata, metadataKinds) = try parseMetadata(top["metadata"], providers: providers)
+        let audience = try top["audience"].map { entry throws(ConfigError) in
+            try providerList(entry, listedIn: "audience", providers: providers, allowEmpty: true)
+        } ?? []
+
+        return GuideConfiguration(
+            file: file, directory: directory, version: version,
+            window: try parseWindow(top["window"]?.value),
+            cache: try parseCache(top["cache"]?.value),
+            snapshots: try parseSnapshots(top["snapshots"]?.value),
+            channels: try parseChannels(top["channels"]?.value, providers: providers),
+            guide: guide, metadata: metadata, metadataKinds: metadataKinds, audience: audience,
+            providers: providers)
+    }
+
+    // MARK: Sections
+
+    private func parseVersion(_ node: ConfigNode) throws(ConfigError) -> Int {
+        let value = try values.required(node, expected: "a version number")
+        guard let version = Int(value.text), GuideConfiguration.supportedVersions.contains(version) else {
+            throw .unsupportedVersion(found: value.usedEnvironment ? value.raw : value.text, supported: GuideConfiguration.supportedVersions, value.location)
+        }
+        return version
+    }
+
+    private func parseWindow(_ node: ConfigNode?) throws(ConfigError) -> WindowSettings {
+        guard let settings = try section(node, name: "window", known: Self.windowKeys) else { return .default }
+        var window = WindowSettings.default
+        if let past = settings["past"] { window.past = try values.duration(past.value) }
+        switch (settings["days"], settings["ahead"]) {
+        case (let days?, let ahead?):
+            let later = days.keyLocation.line > ahead.keyLocation.line ? days : ahead
+            throw .invalidValue("window sets both 'days' and 'ahead'; keep one", later.keyLocation)
+        case (let days?, nil):
+            window.ahead = TimeInterval(try values.int(days.value, in: 0...3_650)) * 86_400
+        case (nil, let ahead?):
+            window.ahead = try values.duration(ahead.value)
+        case (nil, nil):
+            break
+        }
+        return window
+    }
+
+    private func parseCache(_ node: ConfigNode?) throws(ConfigError) -> CacheSettings {
+        let settings = try section(node, name: "cache", known: Self.cacheKeys) ?? Section(entries: [])
+        return CacheSettings(
+            ttl: try settings["ttl"].map { entry throws(ConfigError) in try values.duration(entry.value) } ?? 2 * 3_600,
+            directory: try settings["dir"].map { entry throws(ConfigError) in try values.path(entry.value) }
+                ?? values.resolvePath(".tvguide-cache"))
+    }
+
+    private func parseSnapshots(_ node: ConfigNode?) throws(ConfigError) -> SnapshotSettings {
+        let settings = try section(node, name: "snapshots", known: Self.snapshotKeys) ?? Section(entries: [])
+        return SnapshotSettings(
+            directory: try settings["dir"].map { entry throws(ConfigError) in try values.path(entry.value) }
+                ?? values.resolvePath("snapshots"),
+            keep: try settings["keep"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...100_000) } ?? 14)
+    }
+
+    private func parseProviders(_ node: ConfigNode) throws(ConfigError) -> [ProviderSettings] {
+        guard let entries = node.entries, !entries.isEmpty else {
+            let shape = node.entries == nil ? node.shapeDescription : "an empty mapping"
+            throw .invalidValue("expected a mapping of providers (name: { type: …, … }), got \(shape)", node.location)
+        }
+        var providers: [ProviderSettings] = []
+        for entry in entries {
+            let id = entry.key
+            guard !id.isEmpty, id.unicodeScalars.allSatisfy(Self.isProviderIDCharacter) else {
+                throw .invalidValue("provider name '\(id)' may only use letters, digits, '.', '_' and '-'", entry.keyLocation)
+            }
+            guard !Self.channelFields.contains(id) else {
+                throw .invalidValue("provider name '\(id)' is reserved for a channel field (\(Self.channelFields.joined(separator: ", "))); choose another", entry.keyLocation)
+            }
+            guard let options = entry.value.entries else {
+                throw .invalidValue("provider '\(id)' needs a mapping with at least 'type', got \(entry.value.shapeDescription)", entry.value.location)
+            }
+            guard let typeEntry = options.first(where: { $0.key == "type" }) else {
+                throw .missingKey(key: "type", section: "provider '\(id)'", entry.keyLocation)
+            }
+            let type = try values.string(typeEntry.value)
+            guard !type.isEmpty, !type.contains(where: \.isWhitespace) else {
+                throw .invalidValue("provider '\(id)' has an empty or spaced type '\(type)'", typeEntry.value.location)
+            }
+            providers.append(ProviderSettings(
+                id: id, type: type,
+                options: ProviderOptions(
+                    providerID: id, providerType: type, entries: options.filter { $0.key != "type" },
+                    values: values, providerLocation: entry.keyLocation),
+                location: entry.keyLocation, typeLocation: typeEntry.value.location))
+        }
+        return providers
+    }
+
+    private func providerList(
+        _ entry: ConfigNode.Entry, listedIn section: String, providers: [ProviderSettings], allowEmpty: Bool
+    ) throws(ConfigError) -> [String] {
+        if allowEmpty, case .null = entry.value.content { return [] }
+        guard case .sequence(let items) = entry.value.content, allowEmpty || !items.isEmpty else {
+            let shape = if case .sequence = entry.value.content { "an empty list" } else { entry.value.shapeDescription }
+            throw .invalidValue("expected a list of provider names like [miguiatv, xmltv-sample] for \(section), got \(shape)", entry.value.location)
+        }
+        var ids: [String] = []
+        var firstLocations: [String: SourceLocation] = [:]
+        for item in items {
+            let id = try values.string(item)
+            guard providers.contains(where: { $0.id == id }) else {
+                throw .unknownProvider(name: id, listedIn: section, known: providers.map(\.id), item.location)
+            }
+            if let first = firstLocations[id] {
+                throw .duplicate(what: "\(section) entry", name: id, first: first, item.location)
+            }
+            firstLocations[id] = item.location
+            ids.append(id)
+        }
+        return ids
+    }
+
+    private func parseMetadata(
+        _ entry: ConfigNode.Entry?, providers: [ProviderSettings]
+    ) throws(ConfigError) -> ([ProgrammeKind: [String]], [ProgrammeKind]) {
+        let kinds = ProgrammeKind.allCases.map(\.rawValue)
+        guard let entry, let chains = try section(entry.value, name: "metadata", known: kinds) else { return ([:], []) }
+        var metadata: [ProgrammeKind: [String]] = [:]
+        var order: [ProgrammeKind] = []
+        for kindEntry in chains.entries {
+            guard let kind = ProgrammeKind(rawValue: kindEntry.key) else { continue }
+            metadata[kind] = try providerList(kindEntry, listedIn: "metadata.\(kind.rawValue)", providers: providers, allowEmpty: true)
+            order.append(kind)
+        }
+        return (metadata, order)
+    }
+
+    private func parseChannels(_ node: ConfigNode?, providers: [ProviderSettings]) throws(ConfigError) -> [ChannelMapping] {
+        guard let node else { return [] }
+        let items: [ConfigNode]
+        switch node.content {
+        case .null: return []
+        case .sequence(let list): items = list
+        case .scalar, .mapping:
+            throw .invalidValue("expected a list of channels like - { id: La1.es, miguiatv: 1 }, got \(node.shapeDescription)", node.location)
+        }
+        var providerKeys: [String] = []
+        for key in providers.map(\.id) + providers.map(\.type) where !providerKeys.contains(key) {
+            providerKeys.append(key)
+        }
+
+        var channels: [ChannelMapping] = []
+        var namesSeen: [String: SourceLocation] = [:]
+        for (index, item) in items.enumerated() {
+            guard let entries = item.entries else {
+                throw .invalidValue("expected a channel like { id: La1.es, miguiatv: 1 }, got \(item.shapeDescription)", item.location)
+            }
+            guard let idEntry = entries.first(where: { $0.key == "id" }) else {
+                throw .missingKey(key: "id", section: "channel #\(index + 1)", item.location)
+            }
+            let id = try values.string(idEntry.value)
+            guard !id.isEmpty else { throw .invalidValue("expected a channel id like La1.es, got ''", idEntry.value.location) }
+            var channel = ChannelMapping(id: id, providerIDs: [:], location: item.location)
+            var names = [(id, idEntry.value.location)]
+            for entry in entries where entry.key != "id" {
+                switch entry.key {
+                case "name": channel.name = try optionalText(entry.value)
+                case "type": channel.type = try optionalText(entry.value)
+                case "language": channel.language = try optionalText(entry.value)
+                case "logo": channel.logo = try optionalText(entry.value)
+                case "aliases":
+                    channel.aliases = try values.stringList(entry.value)
+                    names += zip(channel.aliases, (entry.value.items ?? []).map(\.location))
+                default:
+                    guard providerKeys.contains(entry.key) else {
+                        throw .unknownKey(
+                            key: entry.key, section: "channel '\(id)' (a key is a channel field, a provider or a provider type)",
+                            known: Self.channelFields + providerKeys, entry.keyLocation)
+                    }
+                    let providerID = try values.required(entry.value, expected: "the channel's id in '\(entry.key)'")
+                    channel.providerIDs[entry.key] = providerID.text
+                }
+            }
+            for (name, location) in names {
+                if let first = namesSeen[name] {
+                    throw .duplicate(what: "channel id or alias", name: name, first: first, location)
+                }
+                namesSeen[name] = location
+            }
+            channels.append(channel)
+        }
+        return channels
+    }
+
+    // MARK: Helpers
+
+    /// A mapping's entries in file order, looked up by key.
+    struct Section {
+        var entries: [ConfigNode.Entry]
+
+        subscript(key: String) -> ConfigNode.Entry? { entries.first { $0.key == key } }
+    }
+
+    /// A section after rejecting unknown keys; nil when the section is absent or empty.
+    private func section(_ node: ConfigNode?, name: String, known: [String]) throws(ConfigError) -> Section? {
+        guard let node else { return nil }
+        if case .null = node.content { return nil }
+        guard let entries = node.entries else {
+            throw .invalidValue("expected a mapping for \(name) with keys \(known.joined(separator: ", ")), got \(node.shapeDescription)", node.location)
+        }
+        try rejectUnknownKeys(entries, known: known, section: name)
+        return Section(entries: entries)
+    }
+
+    private func rejectUnknownKeys(_ entries: [ConfigNode.Entry], known: [String], section: String) throws(ConfigError) {
+        if let unknown = entries.first(where: { !known.contains($0.key) }) {
+            throw .unknownKey(key: unknown.key, section: section, known: known, unknown.keyLocation)
+        }
+    }
+
+    private func optionalText(_ node: ConfigNode) throws(ConfigError) -> String? {
+        try values.scalar(node, expected: "text")?.text
+    }
+
+    private static func isProviderIDCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GuideCore
+
+/// providers.yaml as typed values. Relative paths in it are resolved against `directory`.
+public struct GuideConfiguration: Sendable {
+    /// The file as given (messages show it the same way).
+    public var file: URL
+    /// The folder of `file`, against which relative paths resolve.
+    public var directory: URL
+    public var version: Int
+    public var window: WindowSettings
+    public var cache: CacheSettings
+    public var snapshots: SnapshotSettings
+    /// The channel map in file order; empty when the file has none.
+    public var channels: [ChannelMapping]
+    /// Guide provider ids in priority order.
+    public var guide: [String]
+    /// Metadata provider ids in priority order, per kind of programme.
+    public var metadata: [ProgrammeKind: [String]]
+    /// The kinds of `metadata` in file order.
+    public var metadataKinds: [ProgrammeKind]
+    /// Audience provider ids in priority order.
+    public var audience: [String]
+    /// Every provider in file order.
+    public var providers: [ProviderSettings]
+
+    public static let supportedVersions = [1]
+
+    public init(
+        file: URL, directory: URL, version: Int, window: WindowSettings, cache: CacheSettings,
+        snapshots: SnapshotSettings, channels: [ChannelMapping], guide: [String],
+        metadata: [ProgrammeKind: [String]], metadataKinds: [ProgrammeKind], audience: [String],
+        providers: [ProviderSettings]
+    ) {
+        self.file = file
+        self.directory = directory
+        self.version = version
+        self.window = window
+        self.cache = cache
+        self.snapshots = snapshots
+        self.channels = channels
+        self.guide = guide
+        self.metadata = metadata
+        self.metadataKinds = metadataKinds
+        self.audience = audience
+        self.providers = providers
+    }
+
+    public func provider(_ id: String) -> ProviderSettings? {
+        providers.first { $0.id == id }
+    }
+
+    /// For one provider, its own channel id → the canonical id, covering exactly the channels the
+    /// guide takes from it; nil when there is no channel map, so every own id is canonical.
+    /// - When some channel has a key for the provider (its id or its type), only those channels,
+    ///   through those keys.
+    /// - Otherwise the provider's ids are taken as canonical: each channel of the map by its id
+    ///   and by its aliases.
+    public func channelMap(forProvider id: String, type: String) -> [String: String]? {
+        guard !channels.isEmpty else { return nil }
+        var map: [String: String] = [:]
+        for channel in channels {
+            if let own = channel.providerID(forProvider: id, type: type), map[own] == nil {
+                map[own] = channel.id
+            }
+        }
+        guard map.isEmpty else { return map }
+        for channel in channels {
+            map[channel.id] = channel.id
+            for alias in channel.aliases { map[alias] = channel.id }
+        }
+        return map
+    }
+
+    /// The window to fetch and keep around `now`; `from`/`to` (the command line's `--from`/`--to`)
+    /// replace either end.
+    public func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
+        window.timeWindow(now: now, from: from, to: to)
+    }
+
+    /// Reads and checks the configuration at `path`.
+    public static func load(
+        from path: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigError) -> GuideConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: path)
+        } catch {
+            throw .unreadable(file: path, reason: "cannot read the configuration: \(readFailure(error))")
+        }
+        return try parse(yaml: try decodeUTF8(data, file: path), file: path, environment: environment)
+    }
+
+    /// Checks `yaml` as if it were the contents of `file` (which need not exist).
+    public static func parse(
+        yaml: String, file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigError) -> GuideConfiguration {
+        let root = try ConfigNode.compose(yaml: yaml, file: file)
+        return try ConfigurationParser(file: file, environment: environment, yaml: yaml).parse(root)
+    }
+
+    private static func readFailure(_ error: any Error) -> String {
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?: "no such file"
+        case .fileReadNoPermission?: "permission denied"
+        default: (error as NSError).localizedDescription
+        }
+    }
+
+    /// UTF-8 text, without a leading byte-order mark; otherwise a syntax error at the first bad byte.
+    private static func decodeUTF8(_ data: Data, file: URL) throws(ConfigError) -> String {
+        let bytes = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        var line = 1
+        var column = 1
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = bytes.startIndex
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput:
+                return String(decoding: bytes, as: UTF8.self)
+            case .error:
+                throw .syntax(
+                    String(format: "the file is not UTF-8 text (byte 0x%02X); save it as UTF-8", bytes[offset]),
+                    SourceLocation(file: file, line: line, column: column))
+            }
+        }
+    }
+}
+
+/// How far back and ahead of now the guide reaches.
+public struct WindowSettings: Sendable, Hashable {
+    public var past: TimeInterval
+    public var ahead: TimeInterval
+
+    public static let `default` = WindowSettings(past: 86_400, ahead: 7 * 86_400)
+
+    public init(past: TimeInterval, ahead: TimeInterval) {
+        self.past = past
+        self.ahead = ahead
+    }
+
+    /// `now - past … now + ahead`, with `from`/`to` replacing either end when given.
+    public func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
+        TimeWindow(from: from ?? now.addingTimeInterval(-past), to: to ?? now.addingTimeInterval(ahead))
+    }
+}
+
+public struct CacheSettings: Sendable, Hashable {
+    /// A fetch that succeeded less than `ttl` seconds ago is not repeated; 0 disables the cache.
+    public var ttl: TimeInterval
+    /// The on-disk HTTP cache.
+    public var directory: URL
+
+    public init(ttl: TimeInterval, directory: URL) {
+        self.ttl = ttl
+        self.directory = directory
+    }
+}
+
+public struct SnapshotSettings: Sendable, Hashable {
+    public var directory: URL
+    /// How many dated snapshots to keep besides `latest.json`.
+    public var keep: Int
+
+    public init(directory: URL, keep: Int) {
+        self.directory = directory
+        self.keep = keep
+    }
+}
+
+/// One channel of the channel map: its canonical id and each provider's own id for it.
+public struct ChannelMapping: Sendable, Hashable {
+    /// The canonical id (XMLTV style, `La1.es`).
+    public var id: String
+    public var name: String?
+    public var type: String?
+    public var language: String?
+    public var logo: String?
+    /// Other ids the channel goes by: a provider with no key in the map that lists the channel
+    /// under one of them serves it.
+    public var aliases: [String]
+    /// Provider id or provider type → that provider's own id for the channel.
+    public var providerIDs: [String: String]
+    public var location: SourceLocation
+
+    public init(
+        id: String, name: String? = nil, type: String? = nil, language: String? = nil, logo: String? = nil,
+        aliases: [String] = [], providerIDs: [String: String], location: SourceLocation
+    ) {
+        self.id = id
+        self.name = name
+        self.type = type
+        self.language = language
+        self.logo = logo
+        self.aliases = aliases
+        self.providerIDs = providerIDs
+        self.location = location
+    }
+
+    /// The provider's own id for this channel: a key naming the provider itself wins over a key
+    /// naming its type (which covers, say, a live source and its recording alike); nil when the
+    /// channel has neither, so that provider does not serve it.
+    public func providerID(forProvider id: String, type: String) -> String? {
+        providerIDs[id] ?? providerIDs[type]
+    }
+}

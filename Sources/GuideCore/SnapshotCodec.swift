@@ -1,0 +1,613 @@
+import Foundation
+
+/// Why a snapshot could not be read or written. Each case names the file when there is one.
+public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The bytes are not a snapshot: not JSON, a missing field, a value of the wrong type, a bad time.
+    /// `file` is nil when the bytes did not come from a file.
+    case corrupt(file: String?, detail: String)
+    /// The snapshot was written by a newer tvguide whose schema this one does not know.
+    case unsupportedSchemaVersion(file: String?, found: Int, supported: Int)
+    /// Reading or writing a file failed (missing, permission, disk full…).
+    case io(file: String, operation: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let file?, let detail): "corrupt snapshot \(file): \(detail)"
+        case .corrupt(nil, let detail): "corrupt snapshot: \(detail)"
+        case .unsupportedSchemaVersion(let file, let found, let supported):
+            "snapshot \(file.map { "\($0) " } ?? "")has schemaVersion \(found); this tvguide reads up to \(supported)"
+        case .io(let file, let operation, let detail): "cannot \(operation) \(file): \(detail)"
+        }
+    }
+
+    /// The same error, naming `file`.
+    func naming(_ file: String) -> SnapshotError {
+        switch self {
+        case .corrupt(_, let detail): .corrupt(file: file, detail: detail)
+        case .unsupportedSchemaVersion(_, let found, let supported): .unsupportedSchemaVersion(file: file, found: found, supported: supported)
+        case .io: self
+        }
+    }
+}
+
+/// Snapshot ⇄ bytes. The bytes are deterministic (docs/snapshot.md): keys sorted by their UTF-8
+/// bytes, two-space indentation with one member per line, times as ISO 8601 UTC whole seconds,
+/// nil fields left out, channels sorted by id and programmes by (channel, start), and a trailing
+/// newline — the layout of Python's `json.dumps(…, indent=2, sort_keys=True, ensure_ascii=False)`.
+public enum SnapshotCodec {
+    public static func encode(_ snapshot: Snapshot) throws -> Data {
+        var canonical = snapshot
+        canonical.channels = sortedChannels(snapshot.channels)
+        canonical.programmes = sortedProgrammes(snapshot.programmes)
+        // About 800 bytes per programme; reserving once avoids copying tens of MB while growing.
+        var writer = JSONWriter(pretty: true, capacity: 4_096 + canonical.programmes.count * 800 + canonical.channels.count * 300)
+        canonical.write(to: &writer)
+        writer.newline()
+        return Data(writer.bytes)
+    }
+
+    public static func decode(_ data: Data) throws -> Snapshot {
+        let snapshot: Snapshot
+        do {
+            snapshot = try decoder().decode(Snapshot.self, from: data)
+        } catch let error as DecodingError {
+            // A newer schema may fail to decode for reasons that say nothing useful; its version does.
+            if let probe = try? decoder().decode(SchemaProbe.self, from: data), probe.schemaVersion > Snapshot.currentSchemaVersion {
+                throw SnapshotError.unsupportedSchemaVersion(file: nil, found: probe.schemaVersion, supported: Snapshot.currentSchemaVersion)
+            }
+            throw SnapshotError.corrupt(file: nil, detail: describe(error))
+        }
+        guard snapshot.schemaVersion <= Snapshot.currentSchemaVersion else {
+            throw SnapshotError.unsupportedSchemaVersion(file: nil, found: snapshot.schemaVersion, supported: Snapshot.currentSchemaVersion)
+        }
+        return snapshot
+    }
+
+    /// A decoder for JSON written by `JSONWriter`: times are ISO 8601 strings.
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ISOTime.parse(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 time: '\(text)'")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    static func sortedChannels(_ channels: [Channel]) -> [Channel] {
+        let inOrder = zip(channels, channels.dropFirst()).allSatisfy { !precedes($1.id, $0.id) }
+        return inOrder ? channels : channels.sorted { precedes($0.id, $1.id) }
+    }
+
+    /// By (channel, start); title, source and stop only break ties between duplicates that
+    /// normalisation should have removed, so that even those never depend on input order.
+    static func sortedProgrammes(_ programmes: [Programme]) -> [Programme] {
+        let inOrder = zip(programmes, programmes.dropFirst()).allSatisfy { !programmePrecedes($1, $0) }
+        return inOrder ? programmes : programmes.sorted(by: programmePrecedes)
+    }
+
+    static func programmePrecedes(_ a: Programme, _ b: Programme) -> Bool {
+        if a.channel != b.channel { return precedes(a.channel, b.channel) }
+        if a.start != b.start { return a.start < b.start }
+        if a.title != b.title { return precedes(a.title, b.title) }
+        if a.source != b.source { return precedes(a.source, b.source) }
+        return (a.stop ?? .distantPast) < (b.stop ?? .distantPast)
+    }
+
+    /// UTF-8 byte order, the order that `sort`, `jq -S` and Python agree on.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    private struct SchemaProbe: Decodable {
+        var schemaVersion: Int
+    }
+
+    /// `programmes[12].start: not an ISO 8601 time: 'x'` rather than DecodingError's dump.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            var out = ""
+            for key in keys {
+                if let index = key.intValue {
+                    out += "[\(index)]"
+                } else {
+                    out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return out.isEmpty ? "top level" : out
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(type), found null"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(type)"
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\(String(describing: $0)))" } ?? ""
+            return "\(path(context.codingPath)): \(context.debugDescription)\(underlying)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}
+
+// MARK: - JSON writer
+
+/// Something that writes itself as JSON with its keys in UTF-8 byte order.
+protocol JSONWritable {
+    func write(to json: inout JSONWriter)
+}
+
+/// Appends JSON to a byte buffer, either pretty (two-space indentation, one member or element per
+/// line, `"key": value`) or compact.
+///
+/// Hand-written, with each model type listing its members in sorted order below, because
+/// `JSONEncoder` (`.sortedKeys`, `.prettyPrinted`, ISO date strategy) takes about 1 s in a release
+/// build for a 46,500-programme week, and a generic `Encoder` that sorts keys as it goes still
+/// took 0.8 s; this takes under a tenth of that. The tests hold it to the Codable model: a full
+/// round trip through `JSONDecoder`, and the same JSON as `JSONEncoder` for a snapshot in which
+/// every optional field is set.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    let pretty: Bool
+    private var depth = 0
+    private var isFirstInContainer = true
+    /// Top-level members as written, when asked for with `recordingMembers`.
+    private(set) var members: [(key: String, range: Range<Int>)] = []
+    private let recordingMembers: Bool
+
+    init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false) {
+        self.pretty = pretty
+        self.recordingMembers = recordingMembers
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Each top-level member of `value` as compact JSON.
+    static func members(of value: some JSONWritable) -> [String: String] {
+        var writer = JSONWriter(pretty: false, recordingMembers: true)
+        value.write(to: &writer)
+        var result: [String: String] = [:]
+        for member in writer.members {
+            result[member.key] = String(decoding: writer.bytes[member.range], as: UTF8.self)
+        }
+        return result
+    }
+
+    // MARK: containers
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        bytes.append(0x7B)
+        let outerIsFirst = isFirstInContainer
+        isFirstInContainer = true
+        depth += 1
+        body(&self)
+        if recordingMembers, depth == 1 { closeRecordedMember() }
+        depth -= 1
+        if !isFirstInContainer { newlineAndIndent() }
+        bytes.append(0x7D)
+        isFirstInContainer = outerIsFirst
+    }
+
+    mutating func array<C: Collection>(_ elements: C, _ writeElement: (inout JSONWriter, C.Element) -> Void) {
+        guard !elements.isEmpty else { return bytes.append(contentsOf: [0x5B, 0x5D]) }
+        bytes.append(0x5B)
+        depth += 1
+        var first = true
+        for element in elements {
+            if !first { bytes.append(0x2C) }
+            first = false
+            newlineAndIndent()
+            writeElement(&self, element)
+        }
+        depth -= 1
+        newlineAndIndent()
+        bytes.append(0x5D)
+    }
+
+    /// Starts a member. Callers give keys in UTF-8 byte order; the tests check that they do.
+    mutating func key(_ name: StaticString) {
+        startMember()
+        bytes.append(0x22)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        finishKey(name.description)
+    }
+
+    mutating func key(_ name: String) {
+        startMember()
+        string(name)
+        finishKey(name)
+    }
+
+    private mutating func startMember() {
+        if recordingMembers, depth == 1 { closeRecordedMember() }
+        if !isFirstInContainer { bytes.append(0x2C) }
+        isFirstInContainer = false
+        newlineAndIndent()
+    }
+
+    private mutating func finishKey(_ name: @autoclosure () -> String) {
+        bytes.append(0x3A)
+        if pretty { bytes.append(0x20) }
+        if recordingMembers, depth == 1 { members.append((name(), bytes.count..<bytes.count)) }
+    }
+
+    private mutating func closeRecordedMember() {
+        guard let last = members.indices.last, members[last].range.isEmpty else { return }
+        members[last].range = members[last].range.lowerBound..<bytes.count
+    }
+
+    private mutating func newlineAndIndent() {
+        guard pretty else { return }
+        bytes.append(0x0A)
+        for _ in 0..<depth { bytes.append(contentsOf: [0x20, 0x20]) }
+    }
+
+    mutating func newline() {
+        bytes.append(0x0A)
+    }
+
+    // MARK: scalars
+
+    /// JSON string escaping (RFC 8259 §7): `"`, `\` and control characters; everything else, `/`
+    /// and non-ASCII included, stays as UTF-8 so that names read well in a diff.
+    mutating func string(_ value: String) {
+        bytes.append(0x22)
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                switch byte {
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+                case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+                case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
+                default:
+                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
+                }
+                runStart = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(0x22)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    mutating func int(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+    }
+
+    mutating func date(_ value: Date) {
+        string(ISOTime.format(value))
+    }
+
+    mutating func value(_ value: some JSONWritable) {
+        value.write(to: &self)
+    }
+
+    mutating func strings(_ values: [String]) {
+        array(values) { $0.string($1) }
+    }
+
+    mutating func values<W: JSONWritable>(_ values: [W]) {
+        array(values) { $0.value($1) }
+    }
+
+    /// A string-to-string map, keys sorted (a Dictionary's own order changes from run to run).
+    mutating func map(_ values: [String: String]) {
+        let sorted = values.sorted { SnapshotCodec.precedes($0.key, $1.key) }
+        object { json in
+            for (key, value) in sorted {
+                json.key(key)
+                json.string(value)
+            }
+        }
+    }
+
+    // MARK: members, nil left out
+
+    mutating func member(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name); string(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name); int(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        key(name); bool(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Date?) {
+        guard let value else { return }
+        key(name); date(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: (some JSONWritable)?) {
+        guard let value else { return }
+        key(name); value.write(to: &self)
+    }
+
+    mutating func member(_ name: StaticString, _ value: [String]?) {
+        guard let value else { return }
+        key(name); strings(value)
+    }
+
+    mutating func member<W: JSONWritable>(_ name: StaticString, _ value: [W]?) {
+        guard let value else { return }
+        key(name); values(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: [String: String]?) {
+        guard let value else { return }
+        key(name); map(value)
+    }
+
+    mutating func member<R: RawRepresentable<String>>(_ name: StaticString, _ value: R?) {
+        guard let value else { return }
+        key(name); string(value.rawValue)
+    }
+}
+
+// MARK: - The snapshot model, members in UTF-8 byte order of their JSON keys
+
+extension Snapshot: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channels", channels)
+            json.member("generatedAt", generatedAt)
+            json.member("programmes", programmes)
+            json.member("report", report)
+            json.member("schemaVersion", schemaVersion)
+            json.member("window", window)
+        }
+    }
+}
+
+extension TimeWindow: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("from", from)
+            json.member("to", to)
+        }
+    }
+}
+
+extension Channel: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("id", id)
+            json.member("language", language)
+            json.member("logo", logo)
+            json.member("name", name)
+            json.member("otherNames", otherNames)
+            json.member("providerIDs", providerIDs)
+            json.member("type", type)
+            json.member("url", url)
+        }
+    }
+}
+
+extension LocalizedText: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("lang", lang)
+            json.member("value", value)
+        }
+    }
+}
+
+extension Programme: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("audio", audio)
+            json.member("categories", categories)
+            json.member("channel", channel)
+            json.member("countries", countries)
+            json.member("credits", credits)
+            json.member("date", date)
+            json.member("episode", episode)
+            json.member("images", images)
+            json.member("keywords", keywords)
+            json.member("kind", kind)
+            json.member("language", language)
+            json.member("lastChance", lastChance)
+            json.member("length", length)
+            json.member("new", isNew)
+            json.member("originalLanguage", originalLanguage)
+            json.member("otherTexts", otherTexts)
+            json.member("premiere", premiere)
+            json.member("previouslyShown", previouslyShown)
+            json.member("providerIDs", providerIDs)
+            json.member("ratings", ratings)
+            json.member("source", source)
+            json.member("starRatings", starRatings)
+            json.member("start", start)
+            json.member("stop", stop)
+            json.member("subtitle", subtitle)
+            json.member("subtitles", subtitles)
+            json.member("synopsis", synopsis)
+            json.member("textLanguage", textLanguage)
+            json.member("title", title)
+            json.member("urls", urls)
+            json.member("video", video)
+            json.member("year", year)
+        }
+    }
+}
+
+extension ProgrammeText: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("field", field)
+            json.member("lang", lang)
+            json.member("value", value)
+        }
+    }
+}
+
+extension Episode: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("episodeCount", episodeCount)
+            json.member("number", number)
+            json.member("onscreen", onscreen)
+            json.member("other", other)
+            json.member("part", part)
+            json.member("partCount", partCount)
+            json.member("season", season)
+            json.member("seasonCount", seasonCount)
+            json.member("xmltvNS", xmltvNS)
+        }
+    }
+}
+
+extension Credit: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("character", character)
+            json.member("name", name)
+            json.member("role", role)
+        }
+    }
+}
+
+extension ImageRef: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("height", height)
+            json.member("kind", kind)
+            json.member("url", url)
+            json.member("width", width)
+        }
+    }
+}
+
+extension VideoInfo: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("aspect", aspect)
+            json.member("colour", colour)
+            json.member("present", present)
+            json.member("quality", quality)
+        }
+    }
+}
+
+extension AudioInfo: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("present", present)
+            json.member("stereo", stereo)
+        }
+    }
+}
+
+extension PreviouslyShown: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channel", channel)
+            json.member("start", start)
+        }
+    }
+}
+
+extension SubtitleInfo: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("language", language)
+            json.member("type", type)
+        }
+    }
+}
+
+extension Rating: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("icon", icon)
+            json.member("system", system)
+            json.member("value", value)
+        }
+    }
+}
+
+extension RunReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channels", channels)
+            json.member("normalisation", normalisation)
+            json.member("providers", providers)
+            json.member("warnings", warnings)
+        }
+    }
+}
+
+extension ProviderReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channelsFallenBack", channelsFallenBack)
+            json.member("channelsServed", channelsServed)
+            json.member("errors", errors)
+            json.member("gapsFilled", gapsFilled)
+            json.member("id", id)
+            json.member("notes", notes)
+            json.member("programmes", programmes)
+            json.member("status", status)
+            json.member("type", type)
+        }
+    }
+}
+
+extension ProviderFailure: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channel", channel)
+            json.member("kind", kind)
+            json.member("message", message)
+        }
+    }
+}
+
+extension ChannelReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("id", id)
+            json.member("programmes", programmes)
+            json.member("provider", provider)
+            json.member("stale", stale)
+            json.member("staleSince", staleSince)
+        }
+    }
+}
+
+extension NormalisationReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("duplicatesDropped", duplicatesDropped)
+            json.member("invalidDropped", invalidDropped)
+            json.member("outsideWindow", outsideWindow)
+            json.member("overlapsDropped", overlapsDropped)
+            json.member("overlapsTrimmed", overlapsTrimmed)
+            json.member("stopsFilled", stopsFilled)
+            json.member("unknownChannel", unknownChannel)
+        }
+    }
+}

@@ -1,0 +1,287 @@
+import Foundation
+
+/// What changed between two snapshots: channels added, removed and changed, and per channel the
+/// programmes added, removed and changed. A programme is the same airing when its (channel,
+/// start) is; every other field is compared, `source` included, because a provider switch is a
+/// change users want to see. `generatedAt`, `window` and `report` are not compared: they differ
+/// on every run.
+public enum SnapshotDiff {
+    public static func compare(_ old: Snapshot, _ new: Snapshot) -> GuideDiff {
+        let oldChannels = firstByKey(old.channels, \.id)
+        let newChannels = firstByKey(new.channels, \.id)
+        let channelsChanged = newChannels.compactMap { id, channel -> GuideDiff.ChannelChange? in
+            guard let previous = oldChannels[id], previous != channel else { return nil }
+            return GuideDiff.ChannelChange(id: id, fields: changedMembers(previous, channel).map(\.field))
+        }
+
+        let oldProgrammes = Dictionary(grouping: old.programmes, by: \.channel)
+        let newProgrammes = Dictionary(grouping: new.programmes, by: \.channel)
+        var channels: [GuideDiff.ChannelProgrammeDiff] = []
+        for channel in Set(oldProgrammes.keys).union(newProgrammes.keys) {
+            let diff = compareProgrammes(channel: channel, old: oldProgrammes[channel] ?? [], new: newProgrammes[channel] ?? [])
+            if !diff.isEmpty { channels.append(diff) }
+        }
+
+        return GuideDiff(
+            channelsAdded: newChannels.keys.filter { oldChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
+            channelsRemoved: oldChannels.keys.filter { newChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
+            channelsChanged: channelsChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) },
+            channels: channels.sorted { SnapshotCodec.precedes($0.channel, $1.channel) }
+        )
+    }
+
+    static func compareProgrammes(channel: String, old: [Programme], new: [Programme]) -> GuideDiff.ChannelProgrammeDiff {
+        let oldByStart = firstByKey(old, \.start)
+        let newByStart = firstByKey(new, \.start)
+        var diff = GuideDiff.ChannelProgrammeDiff(channel: channel, added: [], removed: [], changed: [])
+        for (start, programme) in newByStart {
+            guard let previous = oldByStart[start] else {
+                diff.added.append(.init(programme))
+                continue
+            }
+            if previous != programme {
+                diff.changed.append(.init(start: start, title: programme.title, fields: changedMembers(previous, programme)))
+            }
+        }
+        for (start, programme) in oldByStart where newByStart[start] == nil {
+            diff.removed.append(.init(programme))
+        }
+        diff.added.sort { $0.start < $1.start }
+        diff.removed.sort { $0.start < $1.start }
+        diff.changed.sort { $0.start < $1.start }
+        return diff
+    }
+
+    /// Compares the JSON members that the snapshot writes, so that a field added to the model is
+    /// compared with no change here and is named as it appears in the snapshot (`new`, not `isNew`).
+    static func changedMembers(_ old: some JSONWritable, _ new: some JSONWritable) -> [GuideDiff.FieldChange] {
+        let oldMembers = JSONWriter.members(of: old)
+        let newMembers = JSONWriter.members(of: new)
+        return Set(oldMembers.keys).union(newMembers.keys)
+            .filter { oldMembers[$0] != newMembers[$0] }
+            .sorted(by: SnapshotCodec.precedes)
+            .map { GuideDiff.FieldChange(field: $0, old: oldMembers[$0].map(shorten), new: newMembers[$0].map(shorten)) }
+    }
+
+    static let renderingLimit = 120
+
+    static func shorten(_ json: String) -> String {
+        json.count <= renderingLimit ? json : String(json.prefix(renderingLimit - 1)) + "…"
+    }
+
+    /// The first element for each key: a snapshot should have no duplicates, and if one does the
+    /// diff still runs.
+    private static func firstByKey<Element, Key: Hashable>(_ elements: [Element], _ key: KeyPath<Element, Key>) -> [Key: Element] {
+        Dictionary(elements.map { ($0[keyPath: key], $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// The result of `SnapshotDiff.compare`. Every list is sorted: channels by id, programmes by start.
+public struct GuideDiff: Codable, Sendable, Hashable {
+    public var channelsAdded: [String]
+    public var channelsRemoved: [String]
+    public var channelsChanged: [ChannelChange]
+    /// Only channels whose programmes differ, sorted by channel.
+    public var channels: [ChannelProgrammeDiff]
+
+    public struct ChannelChange: Codable, Sendable, Hashable {
+        public var id: String
+        /// Snapshot member names, sorted.
+        public var fields: [String]
+
+        public init(id: String, fields: [String]) {
+            self.id = id
+            self.fields = fields
+        }
+    }
+
+    public struct ChannelProgrammeDiff: Codable, Sendable, Hashable {
+        public var channel: String
+        public var added: [ProgrammeSummary]
+        public var removed: [ProgrammeSummary]
+        public var changed: [ProgrammeChange]
+
+        public init(channel: String, added: [ProgrammeSummary], removed: [ProgrammeSummary], changed: [ProgrammeChange]) {
+            self.channel = channel
+            self.added = added
+            self.removed = removed
+            self.changed = changed
+        }
+
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+    }
+
+    public struct ProgrammeSummary: Codable, Sendable, Hashable {
+        public var start: Date
+        public var stop: Date?
+        public var title: String
+
+        public init(start: Date, stop: Date?, title: String) {
+            self.start = start
+            self.stop = stop
+            self.title = title
+        }
+
+        init(_ programme: Programme) {
+            self.init(start: programme.start, stop: programme.stop, title: programme.title)
+        }
+    }
+
+    public struct ProgrammeChange: Codable, Sendable, Hashable {
+        public var start: Date
+        /// The new title.
+        public var title: String
+        /// Sorted by field name.
+        public var fields: [FieldChange]
+
+        public init(start: Date, title: String, fields: [FieldChange]) {
+            self.start = start
+            self.title = title
+            self.fields = fields
+        }
+    }
+
+    /// One member's old and new value as compact JSON, cut to about 120 characters; nil when the
+    /// member is absent on that side.
+    public struct FieldChange: Codable, Sendable, Hashable {
+        public var field: String
+        public var old: String?
+        public var new: String?
+
+        public init(field: String, old: String?, new: String?) {
+            self.field = field
+            self.old = old
+            self.new = new
+        }
+    }
+
+    public init(channelsAdded: [String], channelsRemoved: [String], channelsChanged: [ChannelChange], channels: [ChannelProgrammeDiff]) {
+        self.channelsAdded = channelsAdded
+        self.channelsRemoved = channelsRemoved
+        self.channelsChanged = channelsChanged
+        self.channels = channels
+    }
+
+    /// Reads what `json()` wrote.
+    public init(json: Data) throws {
+        self = try SnapshotCodec.decoder().decode(GuideDiff.self, from: json)
+    }
+
+    public var isEmpty: Bool {
+        channelsAdded.isEmpty && channelsRemoved.isEmpty && channelsChanged.isEmpty && channels.allSatisfy(\.isEmpty)
+    }
+
+    public var programmesAdded: Int { channels.reduce(0) { $0 + $1.added.count } }
+    public var programmesRemoved: Int { channels.reduce(0) { $0 + $1.removed.count } }
+    public var programmesChanged: Int { channels.reduce(0) { $0 + $1.changed.count } }
+
+    /// For people: channel changes, then per channel `+` added, `-` removed and `~` changed
+    /// programmes (each changed field on its own line), then a summary line.
+    public func text() -> String {
+        guard !isEmpty else { return "no differences\n" }
+        var lines: [String] = []
+        if !channelsAdded.isEmpty || !channelsRemoved.isEmpty || !channelsChanged.isEmpty {
+            lines.append("channels:")
+            lines += channelsAdded.map { "  + \($0)" }
+            lines += channelsRemoved.map { "  - \($0)" }
+            lines += channelsChanged.map { "  ~ \($0.id): \($0.fields.joined(separator: ", "))" }
+        }
+        for channel in channels {
+            lines.append("\(channel.channel):")
+            lines += channel.added.map { "  + \(Self.time($0.start)) \($0.title)" }
+            lines += channel.removed.map { "  - \(Self.time($0.start)) \($0.title)" }
+            for change in channel.changed {
+                lines.append("  ~ \(Self.time(change.start)) \(change.title)")
+                lines += change.fields.map { "      \($0.field): \($0.old ?? "(none)") → \($0.new ?? "(none)")" }
+            }
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1`.
+    public var summary: String {
+        let changedChannels = channels.count
+        return "\(programmesAdded) added, \(programmesRemoved) removed, \(programmesChanged) changed "
+            + "in \(changedChannels) channel\(changedChannels == 1 ? "" : "s"); "
+            + "channels +\(channelsAdded.count) -\(channelsRemoved.count) ~\(channelsChanged.count)"
+    }
+
+    /// For programs: pretty JSON with sorted keys and ISO 8601 times, as snapshots are written.
+    public func json() -> Data {
+        var writer = JSONWriter(pretty: true)
+        write(to: &writer)
+        writer.newline()
+        return Data(writer.bytes)
+    }
+
+    /// `2026-10-21 21:00Z`, seconds only when there are any.
+    static func time(_ date: Date) -> String {
+        let iso = Array(ISOTime.format(date))
+        let seconds = String(iso[16..<19])
+        return String(iso[0..<10]) + " " + String(iso[11..<16]) + (seconds == ":00" ? "" : seconds) + "Z"
+    }
+}
+
+// Members in UTF-8 byte order of their keys, as `JSONWriter` requires.
+
+extension GuideDiff: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channels", channels)
+            json.member("channelsAdded", channelsAdded)
+            json.member("channelsChanged", channelsChanged)
+            json.member("channelsRemoved", channelsRemoved)
+        }
+    }
+}
+
+extension GuideDiff.ChannelChange: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("fields", fields)
+            json.member("id", id)
+        }
+    }
+}
+
+extension GuideDiff.ChannelProgrammeDiff: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("added", added)
+            json.member("changed", changed)
+            json.member("channel", channel)
+            json.member("removed", removed)
+        }
+    }
+}
+
+extension GuideDiff.ProgrammeSummary: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("start", start)
+            json.member("stop", stop)
+            json.member("title", title)
+        }
+    }
+}
+
+extension GuideDiff.ProgrammeChange: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("fields", fields)
+            json.member("start", start)
+            json.member("title", title)
+        }
+    }
+}
+
+extension GuideDiff.FieldChange: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("field", field)
+            json.member("new", new)
+            json.member("old", old)
+        }
+    }
+}

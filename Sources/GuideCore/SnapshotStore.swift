@@ -1,0 +1,183 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder of snapshots: `latest.json` plus dated `guide-<CompactTime of generatedAt>.json`
+/// files, the newest `keep` of them kept.
+///
+/// Every file is written atomically — a temporary file in the same folder, written, fsynced,
+/// renamed over the target, and the folder fsynced — so that a crash or a full disk leaves
+/// either the old file or the new one, never a torn one. `Data.write(options: .atomic)` renames
+/// but does not fsync, hence the POSIX calls.
+public struct SnapshotStore: Sendable {
+    public let directory: URL
+    /// How many dated files to keep; below 1 counts as 1, so the snapshot just written stays.
+    public let keep: Int
+
+    public static let latestName = "latest.json"
+    static let datedPrefix = "guide-"
+    static let datedSuffix = ".json"
+    static let temporarySuffix = ".tmp"
+
+    public init(directory: URL, keep: Int) {
+        self.directory = directory
+        self.keep = max(1, keep)
+    }
+
+    public var latestURL: URL { directory.appendingPathComponent(Self.latestName) }
+
+    public func datedURL(for generatedAt: Date) -> URL {
+        directory.appendingPathComponent(Self.datedPrefix + CompactTime.format(generatedAt) + Self.datedSuffix)
+    }
+
+    /// Writes the dated file, then `latest.json`, then prunes old dated files; returns the dated
+    /// file. Nothing is replaced when encoding or the dated write fails, so `latest.json` is
+    /// always the last snapshot that was written whole.
+    @discardableResult
+    public func write(_ snapshot: Snapshot) throws -> URL {
+        let data = try SnapshotCodec.encode(snapshot)
+        try createDirectory()
+        removeAbandonedTemporaryFiles()
+        let dated = datedURL(for: snapshot.generatedAt)
+        try Self.writeAtomically(data, to: dated)
+        try Self.writeAtomically(data, to: latestURL)
+        try prune()
+        return dated
+    }
+
+    /// The snapshot in `latest.json`, or nil when there is none yet.
+    public func loadLatest() throws -> Snapshot? {
+        guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
+        return try Self.load(latestURL)
+    }
+
+    /// Any snapshot file, in a store or not.
+    public static func load(_ url: URL) throws -> Snapshot {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SnapshotError.io(file: url.path, operation: "read", detail: reason(error))
+        }
+        do {
+            return try SnapshotCodec.decode(data)
+        } catch let error as SnapshotError {
+            throw error.naming(url.path)
+        }
+    }
+
+    /// The dated files, newest first (their names sort by time). Empty when the folder is missing.
+    public func list() -> [URL] {
+        datedNames().sorted(by: >).map { directory.appendingPathComponent($0) }
+    }
+
+    // MARK: -
+
+    private func createDirectory() throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SnapshotError.io(file: directory.path, operation: "create the snapshot folder", detail: Self.reason(error))
+        }
+    }
+
+    private func names() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    }
+
+    private func datedNames() -> [String] {
+        names().filter { $0.hasPrefix(Self.datedPrefix) && $0.hasSuffix(Self.datedSuffix) }
+    }
+
+    private func prune() throws {
+        for name in datedNames().sorted(by: >).dropFirst(keep) {
+            let path = directory.appendingPathComponent(name).path
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw SnapshotError.io(file: path, operation: "remove", detail: Self.errnoText())
+            }
+        }
+    }
+
+    /// Temporary files are `.<target>.<pid>.<random>.tmp`. One whose process is gone was left by a
+    /// crash; so was one older than any write takes, whatever its pid says (pids are reused, and a
+    /// container's process is pid 1 on every run). A fresh one of a live process is a concurrent
+    /// write and is left alone.
+    private func removeAbandonedTemporaryFiles() {
+        let now = Date()
+        for name in names() where name.hasPrefix(".") && name.hasSuffix(Self.temporarySuffix) {
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]) else { continue }
+            let path = directory.appendingPathComponent(name).path
+            let processGone = pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            if processGone || now.timeIntervalSince(modified ?? now) > Self.abandonedAfter {
+                unlink(path)
+            }
+        }
+    }
+
+    static let abandonedAfter: TimeInterval = 600
+
+    static func temporaryURL(for target: URL) -> URL {
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
+        return target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(random)\(temporarySuffix)")
+    }
+
+    static func writeAtomically(_ data: Data, to target: URL) throws {
+        let temporary = temporaryURL(for: target)
+        let fail = { (operation: String) -> SnapshotError in
+            let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())
+            unlink(temporary.path)
+            return error
+        }
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw fail("create a temporary file for") }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        guard written, fsync(fd) == 0 else {
+            let error = fail("write")
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw fail("write") }
+        guard rename(temporary.path, target.path) == 0 else { throw fail("replace") }
+        try syncDirectory(target.deletingLastPathComponent())
+    }
+
+    /// Makes the rename itself durable: without it a crash can bring back the old directory entry.
+    static func syncDirectory(_ directory: URL) throws {
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SnapshotError.io(file: directory.path, operation: "open", detail: errnoText()) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw SnapshotError.io(file: directory.path, operation: "sync", detail: errnoText()) }
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    static func reason(_ error: any Error) -> String {
+        (error as NSError).localizedDescription
+    }
+}
+
+/// `write(2)`, which `SnapshotStore.write(_:)` hides inside the type.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}

@@ -1,0 +1,278 @@
+import AsyncHTTPClient
+import Foundation
+import GuideCore
+import Logging
+
+/// The network transport: AsyncHTTPClient with a per-attempt timeout, a per-transport bound on
+/// requests in flight, retries with exponential backoff, `429` + `Retry-After`, and an optional
+/// on-disk cache with a freshness TTL and conditional revalidation (ETag / Last-Modified).
+///
+/// Create one per provider (the policy and the concurrency bound are per provider); they may
+/// all share one `HTTPClient`. The default, `LiveTransport.sharedClient`, lives as long as the
+/// process and is never shut down. A client passed in stays the caller's: shut it down
+/// (`try await client.shutdown()`) once every transport using it is done.
+public final class LiveTransport: HTTPTransport {
+    /// The client configuration this transport expects: no connection-establishment retries in
+    /// the client (they would turn a refused connection or a DNS failure into a wait for the
+    /// timeout; this transport retries with its own backoff and counting), a few redirects
+    /// followed, and gzip/deflate bodies decoded.
+    public static var recommendedConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .seconds(10), read: .seconds(60)),
+            // A ratio cap stops a decompression bomb; XMLTV compresses about 10:1.
+            decompression: .enabled(limit: .ratio(100))
+        )
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return configuration
+    }
+
+    /// One client for every transport of the process, with `recommendedConfiguration`. A process-
+    /// lifetime singleton like `HTTPClient.shared` (whose configuration retries connections):
+    /// never shut it down.
+    public static let sharedClient = HTTPClient(configuration: recommendedConfiguration)
+
+    public let policy: TransportPolicy
+    public let cache: HTTPCache?
+    /// A cached response younger than this is served without asking the server.
+    public let cacheTTL: Duration
+    private let client: HTTPClient
+    /// Compressed bodies are asked for only through a client known to decode them.
+    private let decodesCompression: Bool
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private let permits: AsyncSemaphore
+
+    /// - Parameters:
+    ///   - now: the wall clock for cache freshness and `Retry-After` dates; tests pass a fixed one.
+    public init(
+        client: HTTPClient = LiveTransport.sharedClient,
+        policy: TransportPolicy = TransportPolicy(),
+        cache: HTTPCache? = nil,
+        cacheTTL: Duration = .seconds(2 * 3600),
+        now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "tvguide.transport")
+    ) {
+        self.client = client
+        // HTTPClient does not expose its configuration, so only the shared client is known to decode.
+        decodesCompression = client === LiveTransport.sharedClient
+        self.policy = policy
+        self.cache = cache
+        self.cacheTTL = cacheTTL
+        self.now = now
+        self.logger = logger
+        self.permits = AsyncSemaphore(permits: policy.maxConcurrent)
+    }
+
+    public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+        let shown = URLRedaction.redacted(url)
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else {
+            throw ProviderError.notConfigured("not an http(s) URL: \(shown)")
+        }
+
+        let cached = cache?.entry(for: url)
+        if let cached {
+            let age = now().timeIntervalSince(cached.metadata.fetchedAt)
+            if age >= 0 && age < cacheTTL.inSeconds {
+                logger.debug("cache hit", metadata: ["url": "\(shown)", "age_s": "\(Int(age))"])
+                return Self.response(from: cached, url: url, origin: .cache)
+            }
+        }
+
+        var requestHeaders = headers
+        if let cached {
+            if let etag = cached.metadata.etag { requestHeaders["If-None-Match"] = etag }
+            if let lastModified = cached.metadata.lastModified { requestHeaders["If-Modified-Since"] = lastModified }
+        }
+        let isConditional = requestHeaders["If-None-Match"] != nil || requestHeaders["If-Modified-Since"] != nil
+        // The permit is held through retries and their waits: a provider that is rate limiting
+        // or failing is not hit by this transport's other requests meanwhile.
+        let fetched = try await permits.withPermit {
+            try await fetchWithRetries(url, headers: requestHeaders, acceptNotModified: cached != nil && isConditional)
+        }
+
+        if fetched.status == 304, let cached {
+            let refreshed = store(
+                cached.body, for: url,
+                etag: fetched.headers["etag"] ?? cached.metadata.etag,
+                lastModified: fetched.headers["last-modified"] ?? cached.metadata.lastModified,
+                contentType: cached.metadata.contentType
+            ) ?? cached
+            logger.debug("revalidated (304)", metadata: ["url": "\(shown)"])
+            return Self.response(from: refreshed, url: url, origin: .revalidated)
+        }
+        if fetched.status == 200 {
+            store(fetched.body, for: url, etag: fetched.headers["etag"],
+                  lastModified: fetched.headers["last-modified"], contentType: fetched.headers["content-type"])
+        }
+        return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
+    }
+
+    // MARK: - Cache
+
+    /// A cache that cannot be written costs a refetch next time, not this response.
+    @discardableResult
+    private func store(_ body: Data, for url: URL, etag: String?, lastModified: String?, contentType: String?) -> HTTPCache.Entry? {
+        guard let cache else { return nil }
+        do {
+            return try cache.store(body, for: url, etag: etag, lastModified: lastModified, contentType: contentType, fetchedAt: now())
+        } catch {
+            logger.warning("cache write failed", metadata: ["url": "\(URLRedaction.redacted(url))", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private static func response(from entry: HTTPCache.Entry, url: URL, origin: HTTPResponse.Origin) -> HTTPResponse {
+        var headers = ["content-length": String(entry.body.count)]
+        headers["content-type"] = entry.metadata.contentType
+        headers["etag"] = entry.metadata.etag
+        headers["last-modified"] = entry.metadata.lastModified
+        return HTTPResponse(status: 200, headers: headers, body: entry.body, url: url, origin: origin)
+    }
+
+    // MARK: - Attempts and retries
+
+    private struct Fetched: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    /// Failures worth another attempt.
+    private enum AttemptFailure: Error {
+        case timeout
+        case unreachable(String)
+    }
+
+    /// Returns a 2xx (or a 304 to a conditional request); throws the typed error once retries are spent.
+    private func fetchWithRetries(_ url: URL, headers: [String: String], acceptNotModified: Bool) async throws -> Fetched {
+        let shown = URLRedaction.redacted(url)
+        var retry = 0
+        while true {
+            let wait: Duration
+            let reason: String
+            do {
+                logger.debug("fetch", metadata: ["url": "\(shown)", "attempt": "\(retry + 1)"])
+                let fetched = try await attempt(url, headers: headers)
+                switch fetched.status {
+                case 200..<300:
+                    return fetched
+                case 304 where acceptNotModified:
+                    return fetched
+                case 429:
+                    let retryAfter = fetched.headers["retry-after"].flatMap { RetryAfter.seconds(from: $0, now: now()) }
+                    if let retryAfter, retryAfter > policy.maxRetryAfter.inSeconds {
+                        throw ProviderError.rateLimited(retryAfter: retryAfter)
+                    }
+                    guard retry < policy.retries else { throw ProviderError.rateLimited(retryAfter: retryAfter) }
+                    wait = retryAfter.map { Duration(secondsValue: $0) } ?? policy.backoff(beforeRetry: retry)
+                    reason = "HTTP 429"
+                case 408, 500..<600:
+                    guard retry < policy.retries else { throw ProviderError.http(status: fetched.status, url: shown) }
+                    wait = policy.backoff(beforeRetry: retry)
+                    reason = "HTTP \(fetched.status)"
+                default:
+                    throw ProviderError.http(status: fetched.status, url: shown)
+                }
+            } catch let failure as AttemptFailure {
+                guard retry < policy.retries else {
+                    switch failure {
+                    case .timeout: throw ProviderError.timeout(seconds: policy.timeout.inSeconds)
+                    case .unreachable(let detail): throw ProviderError.unreachable(detail)
+                    }
+                }
+                wait = policy.backoff(beforeRetry: retry)
+                switch failure {
+                case .timeout: reason = "timeout"
+                case .unreachable(let detail): reason = detail
+                }
+            }
+            logger.debug("retry", metadata: [
+                "url": "\(shown)", "retry": "\(retry + 1)/\(policy.retries)",
+                "wait_s": "\(wait.inSeconds)", "reason": "\(reason)",
+            ])
+            try await Task.sleep(for: wait)
+            retry += 1
+        }
+    }
+
+    /// One request, bounded by `policy.timeout` from start to the end of the body (the client's
+    /// own deadline stops at the response head, so a slow body would otherwise hang).
+    private func attempt(_ url: URL, headers: [String: String]) async throws -> Fetched {
+        let timeout = policy.timeout
+        do {
+            return try await withThrowingTaskGroup(of: Fetched.self) { group in
+                group.addTask { try await self.perform(url, headers: headers) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw AttemptFailure.timeout
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw AttemptFailure.timeout }
+                return first
+            }
+        } catch let error as AttemptFailure {
+            throw error
+        } catch let error as ProviderError {
+            throw error
+        } catch let error as HTTPClientError {
+            if Task.isCancelled { throw CancellationError() }
+            switch error {
+            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
+                 .getConnectionFromPoolTimeout:
+                throw AttemptFailure.timeout
+            case .invalidURL, .emptyHost, .emptyScheme:
+                throw ProviderError.notConfigured("invalid URL \(URLRedaction.redacted(url))")
+            default:
+                throw AttemptFailure.unreachable("\(URLRedaction.redacted(url)): \(error)")
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw AttemptFailure.unreachable("\(URLRedaction.redacted(url)): \(error)")
+        }
+    }
+
+    private func perform(_ url: URL, headers: [String: String]) async throws -> Fetched {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        let given = Set(headers.keys.map { $0.lowercased() })
+        if !given.contains("user-agent") {
+            request.headers.add(name: "User-Agent", value: "tvguide")
+        }
+        if decodesCompression && !given.contains("accept-encoding") {
+            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        for (name, value) in headers {
+            request.headers.add(name: name, value: value)
+        }
+        let response = try await client.execute(request, deadline: .distantFuture)
+        let status = Int(response.status.code)
+        var fields: [String: String] = [:]
+        for header in response.headers {
+            let name = header.name.lowercased()
+            fields[name] = fields[name].map { "\($0), \(header.value)" } ?? header.value
+        }
+        // Error bodies are not needed: dropping the body stream closes the connection.
+        guard (200..<300).contains(status) else { return Fetched(status: status, headers: fields, body: Data()) }
+
+        let limit = policy.maxBodyBytes
+        let tooLarge = ProviderError.malformed("body of \(URLRedaction.redacted(url)) exceeds \(limit) bytes")
+        if let length = fields["content-length"].flatMap(Int.init), length > limit { throw tooLarge }
+        var body = Data()
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else { throw tooLarge }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        // The client has decoded the body: describe what the caller receives, not the wire.
+        if decodesCompression, let encoding = fields["content-encoding"]?.lowercased(),
+           encoding == "gzip" || encoding == "deflate" {
+            fields["content-encoding"] = nil
+        }
+        fields["content-length"] = String(body.count)
+        return Fetched(status: status, headers: fields, body: body)
+    }
+}

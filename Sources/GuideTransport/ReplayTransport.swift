@@ -1,0 +1,43 @@
+import Foundation
+import GuideCore
+import Logging
+
+/// Answers requests from recorded responses instead of the network (layout: `RecordingLayout`,
+/// docs/recording.md). Every recorded file is a 200 with a content type guessed from its
+/// extension; a request without a recording is `ProviderError.notFound`.
+public struct ReplayTransport: HTTPTransport {
+    /// The recording folder.
+    public let root: URL
+    /// The provider's `base_url`: request paths are taken relative to it.
+    public let baseURL: URL
+    private let logger: Logger
+
+    public init(root: URL, baseURL: URL, logger: Logger = Logger(label: "tvguide.transport")) {
+        self.root = root
+        self.baseURL = baseURL
+        self.logger = logger
+    }
+
+    public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+        let shown = URLRedaction.redacted(url)
+        guard let relative = RecordingLayout.relativePath(for: url, under: baseURL) else {
+            throw ProviderError.notFound(
+                "no recording for \(shown) (it is not under base_url \(URLRedaction.redacted(baseURL)))")
+        }
+        let file = root.appendingPathComponent(relative, isDirectory: false)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let body = try? Data(contentsOf: file)
+        else {
+            throw ProviderError.notFound("no recording for \(shown) (looked for \(file.path))")
+        }
+        logger.debug("replay", metadata: ["url": "\(shown)", "file": "\(relative)"])
+        return HTTPResponse(
+            status: 200,
+            headers: ["content-type": RecordingLayout.contentType(forFileName: relative), "content-length": String(body.count)],
+            body: body,
+            url: url,
+            origin: .replay
+        )
+    }
+}

@@ -1,0 +1,53 @@
+import CLibXML2
+import Foundation
+import GuideCore
+
+/// Gzip inflation of bytes in memory (an `.xml.gz` file or an HTTP body), on zlib: Foundation on
+/// Linux has no decompression, and libxml2 only decompresses files it opens itself.
+enum Gzip {
+    static func isCompressed(_ data: Data) -> Bool {
+        data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
+    }
+
+    /// Inflates every gzip member of `data` (concatenated members are one stream, as `gunzip` reads them).
+    static func decompress(_ data: Data, name: String) throws -> Data {
+        var stream = z_stream()
+        // 15 + 16: a gzip header, not a raw zlib stream.
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ProviderError.malformed("\(name): gzip: cannot start zlib")
+        }
+        defer { inflateEnd(&stream) }
+
+        var output = Data()
+        output.reserveCapacity(data.count * 6)
+        let chunkSize = 1 << 18
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        try data.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
+            guard let base = input.bindMemory(to: Bytef.self).baseAddress else { return }
+            stream.next_in = UnsafeMutablePointer(mutating: base)
+            stream.avail_in = uInt(input.count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = uInt(chunkSize)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                output.append(chunk, count: chunkSize - Int(stream.avail_out))
+                switch status {
+                case Z_OK:
+                    continue
+                case Z_STREAM_END:
+                    // Another member may follow; anything that is not one is trailing garbage gzip ignores too.
+                    guard stream.avail_in >= 2, stream.next_in[0] == 0x1F, stream.next_in[1] == 0x8B else { return }
+                    inflateReset(&stream)
+                case Z_BUF_ERROR where stream.avail_in == 0:
+                    throw ProviderError.malformed("\(name): gzip: unexpected end of compressed data")
+                default:
+                    let reason = stream.msg.map { String(cString: $0) } ?? "error \(status)"
+                    throw ProviderError.malformed("\(name): gzip: \(reason)")
+                }
+            }
+        }
+        return output
+    }
+}

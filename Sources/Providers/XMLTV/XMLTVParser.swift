@@ -1,0 +1,797 @@
+import CLibXML2
+import Foundation
+import GuideCore
+
+/// Reads XMLTV with libxml2's streaming `xmlTextReader`: one node at a time, never the whole tree,
+/// so a 25 MB guide costs little more memory than the programmes it yields.
+public struct XMLTVParser: Sendable {
+    /// The provider id written into every programme's `source`.
+    public var source: String
+
+    public init(source: String) {
+        self.source = source
+    }
+
+    /// Parses a file; gzip-compressed files (by their magic bytes, whatever their name) are inflated first.
+    public func parse(contentsOf url: URL) throws -> XMLTVDocument {
+        let name = url.lastPathComponent
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ProviderError.notConfigured("XMLTV file not found: \(url.path)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw ProviderError.notConfigured("cannot read XMLTV file \(url.path): \(error.localizedDescription)")
+        }
+        return try parse(data, name: name)
+    }
+
+    /// Parses XMLTV bytes (plain or gzip). `name` identifies the input in error messages.
+    public func parse(_ data: Data, name: String) throws -> XMLTVDocument {
+        let xml = Gzip.isCompressed(data) ? try Gzip.decompress(data, name: name) : data
+        guard !xml.isEmpty else { throw ProviderError.malformed("\(name): line 1: the document is empty") }
+        guard xml.count <= Int(Int32.max) else {
+            throw ProviderError.malformed("\(name): larger than 2 GiB, which libxml2's memory reader cannot take")
+        }
+        _ = LibXML2.initialised
+        return try xml.withUnsafeBytes { bytes in
+            let run = try ReaderRun(bytes: bytes, name: name, source: source)
+            defer { run.close() }
+            return try run.parse()
+        }
+    }
+}
+
+/// One pass of the reader over one document. Not shared between threads: it lives for one `parse` call.
+private final class ReaderRun {
+    private let reader: xmlTextReaderPtr
+    private let name: String
+    private let source: String
+    private let errors = ErrorSink()
+    private var status: Int32 = 1
+    private var tags = TagTable()
+    /// Reused for every element's text, so that reading one allocates only the final String.
+    private var textBytes: [UInt8] = []
+    private var kinds = XMLTVKinds.Memo()
+
+    private var info = XMLTVInfo()
+    private var channels: [Channel] = []
+    private var channelIDs: Set<String> = []
+    private var programmes: [Programme] = []
+    /// Start-tag line of each programme kept so far, for reporting those dropped at the end.
+    private var lines: [Int] = []
+    private var programmeChannelIDs: Set<String> = []
+    private var skipped: [XMLTVSkippedProgramme] = []
+
+    // xmlReaderTypes as the Int32 that xmlTextReaderNodeType returns.
+    private static let element = Int32(XML_READER_TYPE_ELEMENT.rawValue)
+    private static let endElement = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
+    private static let text = Int32(XML_READER_TYPE_TEXT.rawValue)
+    private static let cdata = Int32(XML_READER_TYPE_CDATA.rawValue)
+    private static let significantWhitespace = Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
+
+    // NOBLANKS drops the indentation between elements, a third of a pretty-printed guide's nodes;
+    // NONET keeps a DOCTYPE from fetching anything; BIG_LINES keeps line numbers past 65,535 exact.
+    private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue
+        | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
+
+    init(bytes: UnsafeRawBufferPointer, name: String, source: String) throws {
+        self.name = name
+        self.source = source
+        let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
+        guard let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, Self.options) else {
+            throw ProviderError.malformed("\(name): libxml2 could not start reading")
+        }
+        self.reader = reader
+        // One array growth instead of twenty: each doubling would copy every programme so far.
+        programmes.reserveCapacity(Self.countProgrammeTags(in: bytes))
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+        }, Unmanaged.passUnretained(errors).toOpaque())
+        // The names this parser looks for, as the reader's own interned strings: a node's name is
+        // then recognised by its pointer alone.
+        for (text, tag) in Tag.byName {
+            if let interned = xmlTextReaderConstString(reader, text) {
+                tags.insert(UnsafeRawPointer(interned), tag)
+            }
+        }
+    }
+
+    func close() {
+        xmlFreeTextReader(reader)
+    }
+
+    func parse() throws -> XMLTVDocument {
+        var sawRoot = false
+        var closedRoot = false
+        while next() {
+            let type = nodeType
+            if type == Self.endElement, xmlTextReaderDepth(reader) == 0 { closedRoot = true }
+            guard type == Self.element else { continue }
+            let depth = xmlTextReaderDepth(reader)
+            let tag = tag(of: xmlTextReaderConstName(reader))
+            if depth == 0 {
+                guard tag == .tv else {
+                    let found = xmlTextReaderConstName(reader).map { String(cString: $0) } ?? "?"
+                    throw ProviderError.malformed("\(name): line \(currentLine): the root element is <\(found)>, not <tv>")
+                }
+                sawRoot = true
+                if xmlTextReaderIsEmptyElement(reader) == 1 { closedRoot = true }
+                readTVAttributes()
+            } else if depth == 1 {
+                switch tag {
+                case .channel: readChannel()
+                case .programme: readProgramme()
+                default: break
+                }
+            }
+        }
+        if status < 0 || errors.fatal != nil {
+            throw ProviderError.malformed(errors.describe(name: name, fallbackLine: Int(xmlTextReaderGetParserLineNumber(reader)),
+                                                          endedEarly: sawRoot && !closedRoot))
+        }
+        guard sawRoot else { throw ProviderError.malformed("\(name): line 1: no <tv> element") }
+        return finish()
+    }
+
+    /// Drops programmes on channels the file does not declare, unless it declares none at all, in
+    /// which case the channels are made from the programmes' ids so that nothing is lost.
+    private func finish() -> XMLTVDocument {
+        if channels.isEmpty {
+            var seen = Set<String>()
+            for programme in programmes where seen.insert(programme.channel).inserted {
+                channels.append(Channel(id: programme.channel, name: programme.channel))
+            }
+        } else if !programmeChannelIDs.isSubset(of: channelIDs) {
+            var kept: [Programme] = []
+            kept.reserveCapacity(programmes.count)
+            for (index, programme) in programmes.enumerated() {
+                if channelIDs.contains(programme.channel) {
+                    kept.append(programme)
+                } else {
+                    skipped.append(XMLTVSkippedProgramme(reason: .unknownChannel, line: lines[index],
+                                                         channel: programme.channel,
+                                                         start: XMLTVTime.format(programme.start)))
+                }
+            }
+            programmes = kept
+        }
+        return XMLTVDocument(channels: channels, programmes: programmes, info: info,
+                             skipped: skipped.sorted { $0.line < $1.line })
+    }
+
+    // MARK: - <tv> and <channel>
+
+    private func readTVAttributes() {
+        forEachAttribute { tag, value in
+            switch tag {
+            case .date: info.date = string(value)
+            case .sourceInfoURL: info.sourceInfoURL = string(value)
+            case .sourceInfoName: info.sourceInfoName = string(value)
+            case .sourceDataURL: info.sourceDataURL = string(value)
+            case .generatorInfoName: info.generatorInfoName = string(value)
+            case .generatorInfoURL: info.generatorInfoURL = string(value)
+            default: break
+            }
+        }
+    }
+
+    private func readChannel() {
+        let depth = xmlTextReaderDepth(reader)
+        let empty = xmlTextReaderIsEmptyElement(reader) == 1
+        var id = ""
+        forEachAttribute { tag, value in
+            if tag == .id { id = string(value) }
+        }
+        var names: [LocalizedText] = []
+        var logo: String?
+        var url: String?
+        if !empty {
+            while next() {
+                let type = nodeType
+                if type == Self.endElement {
+                    if xmlTextReaderDepth(reader) == depth { break }
+                    continue
+                }
+                guard type == Self.element, xmlTextReaderDepth(reader) == depth + 1 else { continue }
+                switch tag(of: xmlTextReaderConstName(reader)) {
+                case .displayName:
+                    let name = localizedText()
+                    if !name.value.isEmpty { names.append(name) }
+                case .icon:
+                    if logo == nil { logo = attribute(.src) }
+                case .url:
+                    let text = readText()
+                    if url == nil, !text.isEmpty { url = text }
+                default: break
+                }
+            }
+        }
+        guard !id.isEmpty, channelIDs.insert(id).inserted else { return }
+        let first = names.first
+        channels.append(Channel(id: id, name: first?.value ?? id,
+                                otherNames: names.count > 1 ? Array(names.dropFirst()) : nil,
+                                language: first?.lang, logo: logo, url: url))
+    }
+
+    // MARK: - <programme>
+
+    private func readProgramme() {
+        let line = currentLine
+        let depth = xmlTextReaderDepth(reader)
+        let empty = xmlTextReaderIsEmptyElement(reader) == 1
+        var channel = ""
+        var start: Int?
+        // The start as written, kept only for the report of a programme that is skipped.
+        var startText: String?
+        var startBlank = true
+        var stop: Int?
+        var stopUnparsable = false
+        forEachAttribute { tag, value in
+            switch tag {
+            case .start:
+                start = XMLTVTime.epochSeconds(buffer(value))
+                startBlank = start == nil && isBlank(value)
+                if start == nil { startText = string(value) }
+            case .stop:
+                stop = XMLTVTime.epochSeconds(buffer(value))
+                stopUnparsable = stop == nil && !isBlank(value)
+            case .channel:
+                channel = string(value)
+            default: break
+            }
+        }
+
+        let problem: XMLTVSkippedProgramme.Reason? =
+            if startBlank { .missingStart }
+            else if start == nil { .unparsableStart }
+            else if channel.isEmpty { .missingChannel }
+            else if stopUnparsable { .unparsableStop }
+            else if let stop, let start, stop < start { .stopBeforeStart }
+            else { nil }
+        if let problem {
+            if !empty { skipSubtree(depth: depth) }
+            skipped.append(XMLTVSkippedProgramme(reason: problem, line: line, channel: channel.isEmpty ? nil : channel,
+                                                 start: startText))
+            return
+        }
+
+        var programme = Programme(channel: channel, start: Date(timeIntervalSince1970: TimeInterval(start!)),
+                                  stop: stop.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                                  title: "", source: source)
+        var titles = Texts()
+        var subtitles = Texts()
+        var descriptions = Texts()
+        if !empty {
+            while next() {
+                let type = nodeType
+                if type == Self.endElement {
+                    if xmlTextReaderDepth(reader) == depth { break }
+                    continue
+                }
+                guard type == Self.element, xmlTextReaderDepth(reader) == depth + 1 else { continue }
+                readProgrammeChild(tag(of: xmlTextReaderConstName(reader)), into: &programme,
+                                   titles: &titles, subtitles: &subtitles, descriptions: &descriptions)
+            }
+        }
+
+        guard let title = titles.first else {
+            skipped.append(XMLTVSkippedProgramme(reason: .missingTitle, line: line, channel: channel,
+                                                 start: XMLTVTime.format(programme.start)))
+            return
+        }
+        programme.title = title.value
+        programme.textLanguage = title.lang
+        var others = titles.rest.map { ProgrammeText(field: .title, value: $0.value, lang: $0.lang) }
+        if let subtitle = pickSameLanguage(subtitles, as: title.lang, field: .subtitle, others: &others) {
+            programme.subtitle = subtitle
+        }
+        if let synopsis = pickSameLanguage(descriptions, as: title.lang, field: .synopsis, others: &others) {
+            programme.synopsis = synopsis
+        }
+        if !others.isEmpty { programme.otherTexts = others }
+        programme.kind = kinds.kind(of: programme.categories)
+        if let credits = programme.credits, !credits.isSorted(by: Credit.xmltvOrder) {
+            programme.credits = credits.stableSorted(by: Credit.xmltvOrder)
+        }
+        programmeChannelIDs.insert(channel)
+        programmes.append(programme)
+        lines.append(line)
+    }
+
+    /// The text in the title's language, else the first; the rest go to `others` in source order.
+    private func pickSameLanguage(_ texts: Texts, as lang: String?, field: ProgrammeText.Field,
+                                  others: inout [ProgrammeText]) -> String? {
+        guard let first = texts.first else { return nil }
+        guard !texts.rest.isEmpty else { return first.value }
+        let all = [first] + texts.rest
+        let chosen = all.firstIndex { $0.lang == lang } ?? 0
+        for (index, text) in all.enumerated() where index != chosen {
+            others.append(ProgrammeText(field: field, value: text.value, lang: text.lang))
+        }
+        return all[chosen].value
+    }
+
+    private func readProgrammeChild(_ tag: Tag, into p: inout Programme, titles: inout Texts,
+                                    subtitles: inout Texts, descriptions: inout Texts) {
+        switch tag {
+        case .title:
+            let text = localizedText()
+            if !text.value.isEmpty { titles.append(text) }
+        case .subTitle:
+            let text = localizedText()
+            if !text.value.isEmpty { subtitles.append(text) }
+        case .desc:
+            let text = localizedText()
+            if !text.value.isEmpty { descriptions.append(text) }
+        case .credits:
+            readCredits(into: &p)
+        case .date:
+            let text = readText()
+            if !text.isEmpty {
+                p.date = text
+                p.year = Self.year(of: text)
+            }
+        case .category:
+            let text = localizedText()
+            if !text.value.isEmpty { p.categories.append(text) }
+        case .keyword:
+            let text = localizedText()
+            if !text.value.isEmpty { p.keywords.append(text) }
+        case .language:
+            let text = readText()
+            if !text.isEmpty { p.language = text }
+        case .origLanguage:
+            let text = readText()
+            if !text.isEmpty { p.originalLanguage = text }
+        case .length:
+            let units = attribute(.units)
+            let text = readText()
+            if let amount = Double(text), amount >= 0 {
+                let scale: Double? = switch units {
+                case "seconds": 1
+                case "minutes": 60
+                case "hours": 3_600
+                default: nil
+                }
+                if let scale { p.length = Int((amount * scale).rounded()) }
+            }
+        case .icon:
+            var url: String?
+            var width: Int?
+            var height: Int?
+            forEachAttribute { tag, value in
+                switch tag {
+                case .src: url = string(value)
+                case .width: width = Int(string(value))
+                case .height: height = Int(string(value))
+                default: break
+                }
+            }
+            if let url, !url.isEmpty { p.images.append(ImageRef(url: url, width: width, height: height)) }
+        case .image:
+            let kind = attribute(.type)
+            let url = readText()
+            if !url.isEmpty { p.images.append(ImageRef(url: url, kind: kind)) }
+        case .url:
+            let text = readText()
+            if !text.isEmpty { p.urls.append(text) }
+        case .country:
+            let text = readText()
+            if !text.isEmpty { p.countries.append(text) }
+        case .episodeNum:
+            let system = attribute(.system) ?? "onscreen"
+            let text = readText()
+            if !text.isEmpty { Self.addEpisodeNumber(text, system: system, to: &p) }
+        case .video:
+            var video = VideoInfo()
+            readChildren { tag in
+                switch tag {
+                case .present: video.present = Self.yesNo(readText())
+                case .colour: video.colour = Self.yesNo(readText())
+                case .aspect: video.aspect = nonEmpty(readText())
+                case .quality: video.quality = nonEmpty(readText())
+                default: break
+                }
+            }
+            if video != VideoInfo() { p.video = video }
+        case .audio:
+            var audio = AudioInfo()
+            readChildren { tag in
+                switch tag {
+                case .present: audio.present = Self.yesNo(readText())
+                case .stereo: audio.stereo = nonEmpty(readText())
+                default: break
+                }
+            }
+            if audio != AudioInfo() { p.audio = audio }
+        case .previouslyShown:
+            var shown = PreviouslyShown()
+            forEachAttribute { tag, value in
+                switch tag {
+                case .start: shown.start = nonEmpty(string(value))
+                case .channel: shown.channel = nonEmpty(string(value))
+                default: break
+                }
+            }
+            p.previouslyShown = shown
+        case .premiere:
+            p.premiere = true
+        case .lastChance:
+            p.lastChance = true
+        case .new:
+            p.isNew = true
+        case .subtitles:
+            var subtitles = SubtitleInfo(type: attribute(.type))
+            readChildren { tag in
+                if tag == .language { subtitles.language = nonEmpty(readText()) }
+            }
+            p.subtitles.append(subtitles)
+        case .rating, .starRating:
+            let system = attribute(.system)
+            var value = ""
+            var icon: String?
+            readChildren { tag in
+                switch tag {
+                case .value: value = readText()
+                case .icon: if icon == nil { icon = attribute(.src) }
+                default: break
+                }
+            }
+            guard !value.isEmpty else { return }
+            let rating = Rating(system: system, value: value, icon: icon)
+            if tag == .rating { p.ratings.append(rating) } else { p.starRatings.append(rating) }
+        default:
+            break
+        }
+    }
+
+    private func readCredits(into p: inout Programme) {
+        readChildren { tag in
+            guard let role = tag.creditRole else { return }
+            let character = role == .actor ? attribute(.role) : nil
+            let name = readText()
+            if !name.isEmpty { p.credits.append(Credit(role: role, name: name, character: character)) }
+        }
+    }
+
+    // MARK: - Values
+
+    /// `xmltv_ns` is `season[/seasons].episode[/episodes].part[/parts]`, counting from 0; a
+    /// malformed one is ignored rather than guessed at.
+    static func addEpisodeNumber(_ text: String, system: String, to p: inout Programme) {
+        var episode = p.episode ?? Episode()
+        switch system {
+        case "xmltv_ns":
+            guard episode.xmltvNS == nil, let parsed = XMLTVEpisode.parse(text) else { return }
+            episode.xmltvNS = text
+            episode.season = parsed.season
+            episode.seasonCount = parsed.seasonCount
+            episode.number = parsed.number
+            episode.episodeCount = parsed.episodeCount
+            episode.part = parsed.part
+            episode.partCount = parsed.partCount
+        case "onscreen":
+            guard episode.onscreen == nil else { return }
+            episode.onscreen = text
+        default:
+            guard episode.other?[system] == nil else { return }
+            episode.other = (episode.other ?? [:]).merging([system: text]) { first, _ in first }
+        }
+        p.episode = episode
+    }
+
+    static func year(of date: String) -> Int? {
+        let digits = date.utf8.prefix(4)
+        guard digits.count == 4, digits.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
+    static func yesNo(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "yes": true
+        case "no": false
+        default: nil
+        }
+    }
+
+    // MARK: - Reader primitives
+
+    private func next() -> Bool {
+        guard status == 1 else { return false }
+        status = xmlTextReaderRead(reader)
+        return status == 1
+    }
+
+    private var nodeType: Int32 { xmlTextReaderNodeType(reader) }
+
+    private var currentLine: Int {
+        guard let node = xmlTextReaderCurrentNode(reader) else { return Int(xmlTextReaderGetParserLineNumber(reader)) }
+        return Int(xmlGetLineNo(node))
+    }
+
+    /// The tag of a qualified name (`xmlTextReaderConstName`, not the local name), so that another
+    /// vocabulary's `x:rating` inside a programme is not taken for XMLTV's `rating`.
+    private func tag(of name: UnsafePointer<xmlChar>?) -> Tag {
+        guard let name else { return .other }
+        let key = UnsafeRawPointer(name)
+        if let tag = tags.lookup(key) { return tag }
+        // A name outside the table; remembered by pointer, which the reader interns, so a file
+        // full of extension elements costs one lookup each, with the table bounded all the same.
+        let tag = Tag.byName[String(cString: name)] ?? .other
+        tags.insert(key, tag)
+        return tag
+    }
+
+    /// Calls `body` for each attribute of the current element, then moves back to the element.
+    private func forEachAttribute(_ body: (Tag, UnsafePointer<xmlChar>) -> Void) {
+        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
+        repeat {
+            if let value = xmlTextReaderConstValue(reader) {
+                body(tag(of: xmlTextReaderConstName(reader)), value)
+            }
+        } while xmlTextReaderMoveToNextAttribute(reader) == 1
+        xmlTextReaderMoveToElement(reader)
+    }
+
+    private func attribute(_ wanted: Tag) -> String? {
+        var found: String?
+        forEachAttribute { tag, value in
+            if tag == wanted, found == nil { found = nonEmpty(string(value)) }
+        }
+        return found
+    }
+
+    /// Calls `body` with each child element of the current element; `body` may read the child's
+    /// content. Leaves the reader on the current element's end tag.
+    private func readChildren(_ body: (Tag) -> Void) {
+        guard xmlTextReaderIsEmptyElement(reader) != 1 else { return }
+        let depth = xmlTextReaderDepth(reader)
+        while next() {
+            let type = nodeType
+            if type == Self.endElement {
+                if xmlTextReaderDepth(reader) == depth { return }
+                continue
+            }
+            guard type == Self.element, xmlTextReaderDepth(reader) == depth + 1 else { continue }
+            body(tag(of: xmlTextReaderConstName(reader)))
+        }
+    }
+
+    private func localizedText() -> LocalizedText {
+        let lang = attribute(.lang)
+        return LocalizedText(readText(), lang: lang)
+    }
+
+    /// The text directly inside the current element (not inside its child elements, as in a
+    /// credit's `<url>`), trimmed. Leaves the reader on the element's end tag.
+    private func readText() -> String {
+        guard xmlTextReaderIsEmptyElement(reader) != 1 else { return "" }
+        let depth = xmlTextReaderDepth(reader)
+        textBytes.removeAll(keepingCapacity: true)
+        while next() {
+            let type = nodeType
+            if type == Self.endElement, xmlTextReaderDepth(reader) == depth { break }
+            if type == Self.text || type == Self.cdata || type == Self.significantWhitespace,
+               xmlTextReaderDepth(reader) == depth + 1, let value = xmlTextReaderConstValue(reader) {
+                textBytes.append(contentsOf: buffer(value))
+            }
+        }
+        return textBytes.withUnsafeBufferPointer { trimmedString($0) }
+    }
+
+    /// An attribute value, trimmed.
+    private func string(_ value: UnsafePointer<xmlChar>) -> String {
+        trimmedString(buffer(value))
+    }
+
+    /// How many `<programme` start tags the bytes hold, by a plain byte search: far cheaper than
+    /// the parse, and it lets the programme array be allocated once.
+    private static func countProgrammeTags(in bytes: UnsafeRawBufferPointer) -> Int {
+        let tag = Array("<programme".utf8)
+        let text = bytes.bindMemory(to: UInt8.self)
+        guard let base = text.baseAddress else { return 0 }
+        var count = 0
+        var offset = 0
+        while offset + tag.count <= text.count,
+              let found = memchr(base + offset, 0x3C, text.count - offset) {
+            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if at + tag.count <= text.count, base[at + 1] == 0x70, memcmp(base + at, tag, tag.count) == 0 { count += 1 }
+            offset = at + 1
+        }
+        return count
+    }
+
+    private func skipSubtree(depth: Int32) {
+        while next() {
+            if nodeType == Self.endElement, xmlTextReaderDepth(reader) == depth { return }
+        }
+    }
+}
+
+/// Element and attribute names by the address of the reader's interned copy: an open-addressing
+/// table of pointers, several times cheaper per node than hashing them into a Dictionary.
+private struct TagTable {
+    private static let size = 1_024
+    private var keys = [UInt](repeating: 0, count: size)
+    private var tags = [Tag](repeating: .other, count: size)
+    private var count = 0
+
+    private static func slot(_ key: UInt) -> Int {
+        // Fibonacci hashing: the top 10 bits of the product index the 1,024 slots.
+        Int(truncatingIfNeeded: ((key >> 3) &* 0x9E37_79B9_7F4A_7C15) >> 54)
+    }
+
+    func lookup(_ pointer: UnsafeRawPointer) -> Tag? {
+        let key = UInt(bitPattern: pointer)
+        var slot = Self.slot(key)
+        while keys[slot] != 0 {
+            if keys[slot] == key { return tags[slot] }
+            slot = (slot + 1) & (Self.size - 1)
+        }
+        return nil
+    }
+
+    /// Stops remembering at half full: a file with that many distinct names is looked up by text.
+    mutating func insert(_ pointer: UnsafeRawPointer, _ tag: Tag) {
+        guard count < Self.size / 2 else { return }
+        let key = UInt(bitPattern: pointer)
+        var slot = Self.slot(key)
+        while keys[slot] != 0 {
+            if keys[slot] == key { return }
+            slot = (slot + 1) & (Self.size - 1)
+        }
+        keys[slot] = key
+        tags[slot] = tag
+        count += 1
+    }
+}
+
+/// A programme's titles (or sub-titles, or descriptions) in source order. Nearly every programme
+/// has one of each at most, so the first is kept apart and costs no array.
+private struct Texts {
+    var first: LocalizedText?
+    var rest: [LocalizedText] = []
+
+    mutating func append(_ text: LocalizedText) {
+        if first == nil { first = text } else { rest.append(text) }
+    }
+}
+
+/// Collects libxml2's errors for one reader; the first fatal one is what the user is told.
+private final class ErrorSink {
+    typealias Entry = (line: Int, code: Int32, message: String)
+    private(set) var fatal: Entry?
+    private var firstError: Entry?
+
+    func record(_ error: xmlError) {
+        guard error.level == XML_ERR_ERROR || error.level == XML_ERR_FATAL else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+        let entry = (line: Int(error.line), code: error.code, message: message.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+        if error.level == XML_ERR_FATAL, fatal == nil { fatal = entry }
+        if firstError == nil { firstError = entry }
+    }
+
+    /// `endedEarly`: the input stopped before `</tv>`. libxml2's streaming parser calls that
+    /// "Extra content at the end of the document", which would send a user looking for the wrong thing.
+    func describe(name: String, fallbackLine: Int, endedEarly: Bool) -> String {
+        guard let entry = fatal ?? firstError else { return "\(name): line \(fallbackLine): not well-formed XML" }
+        let line = entry.line > 0 ? entry.line : fallbackLine
+        if endedEarly, entry.code == Int32(XML_ERR_DOCUMENT_END.rawValue) {
+            return "\(name): line \(line): the document ends before </tv>, as if truncated (libxml2: \(entry.message))"
+        }
+        return "\(name): line \(line): \(entry.message)"
+    }
+}
+
+/// The element and attribute names the parser acts on.
+private enum Tag: UInt8 {
+    case tv, channel, programme, displayName, icon, url, title, subTitle, desc, credits
+    case director, actor, writer, adapter, producer, composer, editor, presenter, commentator, guest
+    case date, category, keyword, language, origLanguage, length, country, episodeNum
+    case video, present, colour, aspect, quality, audio, stereo, previouslyShown, premiere, lastChance, new
+    case subtitles, rating, starRating, value, image
+    case id, lang, src, width, height, start, stop, role, units, system, type
+    case sourceInfoURL, sourceInfoName, sourceDataURL, generatorInfoName, generatorInfoURL
+    case other
+
+    static let byName: [String: Tag] = [
+        "tv": .tv, "channel": .channel, "programme": .programme, "display-name": .displayName, "icon": .icon,
+        "url": .url, "title": .title, "sub-title": .subTitle, "desc": .desc, "credits": .credits,
+        "director": .director, "actor": .actor, "writer": .writer, "adapter": .adapter, "producer": .producer,
+        "composer": .composer, "editor": .editor, "presenter": .presenter, "commentator": .commentator,
+        "guest": .guest, "date": .date, "category": .category, "keyword": .keyword, "language": .language,
+        "orig-language": .origLanguage, "length": .length, "country": .country, "episode-num": .episodeNum,
+        "video": .video, "present": .present, "colour": .colour, "aspect": .aspect, "quality": .quality,
+        "audio": .audio, "stereo": .stereo, "previously-shown": .previouslyShown, "premiere": .premiere,
+        "last-chance": .lastChance, "new": .new, "subtitles": .subtitles, "rating": .rating,
+        "star-rating": .starRating, "value": .value, "image": .image,
+        "id": .id, "lang": .lang, "src": .src, "width": .width, "height": .height, "start": .start,
+        "stop": .stop, "role": .role, "units": .units, "system": .system, "type": .type,
+        "source-info-url": .sourceInfoURL, "source-info-name": .sourceInfoName,
+        "source-data-url": .sourceDataURL, "generator-info-name": .generatorInfoName,
+        "generator-info-url": .generatorInfoURL, "xml:lang": .lang,
+    ]
+
+    var creditRole: Credit.Role? {
+        switch self {
+        case .director: .director
+        case .actor: .actor
+        case .writer: .writer
+        case .adapter: .adapter
+        case .producer: .producer
+        case .composer: .composer
+        case .editor: .editor
+        case .presenter: .presenter
+        case .commentator: .commentator
+        case .guest: .guest
+        default: nil
+        }
+    }
+}
+
+extension Credit {
+    /// XMLTV's `<credits>` order: directors, then actors, writers… as `Role.allCases` lists them.
+    static func xmltvOrder(_ a: Credit, _ b: Credit) -> Bool {
+        Role.rank[a.role]! < Role.rank[b.role]!
+    }
+}
+
+extension Credit.Role {
+    static let rank: [Credit.Role: Int] = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+}
+
+extension Array {
+    func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
+        zip(self, dropFirst()).allSatisfy { !areInIncreasingOrder($1, $0) }
+    }
+
+    func stableSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
+        enumerated().sorted { a, b in
+            areInIncreasingOrder(a.element, b.element) || (!areInIncreasingOrder(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
+    }
+}
+
+extension Optional where Wrapped: RangeReplaceableCollection {
+    /// Appends to an optional array, creating it on first use, so that absent lists stay nil.
+    mutating func append(_ element: Wrapped.Element) {
+        if self == nil { self = Wrapped() }
+        self!.append(element)
+    }
+}
+
+@inline(__always)
+private func buffer(_ value: UnsafePointer<xmlChar>) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: value, count: strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self)))
+}
+
+private func isBlank(_ value: UnsafePointer<xmlChar>) -> Bool {
+    buffer(value).allSatisfy(isXMLSpace)
+}
+
+private func isBlank(_ text: String) -> Bool {
+    text.utf8.allSatisfy(isXMLSpace)
+}
+
+private func nonEmpty(_ text: String) -> String? {
+    text.isEmpty ? nil : text
+}
+
+/// The bytes as a String without surrounding XML whitespace; invalid UTF-8 (which libxml2 has
+/// already refused) would be repaired, never trapped on.
+private func trimmedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var start = 0
+    var end = bytes.count
+    while start < end, isXMLSpace(bytes[start]) { start += 1 }
+    while end > start, isXMLSpace(bytes[end - 1]) { end -= 1 }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+}
+
+@inline(__always)
+private func isXMLSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+}

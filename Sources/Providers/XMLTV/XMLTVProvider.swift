@@ -1,0 +1,111 @@
+import Foundation
+import GuideCore
+
+/// A guide read from one XMLTV document: a local file (`file://` or a path, `.gz` too) or an
+/// `http(s)://` URL fetched through the transport. The document is fetched and parsed once per
+/// provider; every `channels()` and `schedule(for:in:)` call, concurrent ones included, shares it.
+public struct XMLTVProvider: GuideProvider {
+    public let id: String
+    public let source: URL
+    private let transport: (any HTTPTransport)?
+    private let loader: DocumentLoader
+
+    public init(id: String, source: URL, transport: (any HTTPTransport)?) {
+        self.id = id
+        self.source = source
+        self.transport = transport
+        self.loader = DocumentLoader()
+    }
+
+    public func channels() async throws -> [Channel] {
+        try await loaded().document.channels
+    }
+
+    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+        let loaded = try await loaded()
+        let span = TimeWindow(from: window.start, to: window.end)
+        return (loaded.byChannel[channel.providerID] ?? []).compactMap { programme in
+            guard span.overlaps(start: programme.start, stop: programme.stop) else { return nil }
+            var programme = programme
+            programme.channel = channel.id
+            programme.source = id
+            return programme
+        }
+    }
+
+    /// `parsed 3501 programmes on 24 channels from sample.xml, skipped 2 (1 unparsable start, 1 unknown channel)`.
+    public func reportNotes() async -> [String] {
+        guard let loaded = try? await loaded() else { return [] }
+        let document = loaded.document
+        var note = "parsed \(Self.count(document.programmes.count, "programme")) on "
+            + "\(Self.count(document.channels.count, "channel")) from \(loaded.name)"
+        if !document.skipped.isEmpty {
+            note += ", skipped \(document.skipped.count) (\(document.skippedSummary))"
+        }
+        return [note]
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+
+    /// The whole document, parsed once.
+    public func document() async throws -> XMLTVDocument {
+        try await loaded().document
+    }
+
+    private func loaded() async throws -> LoadedDocument {
+        try await loader.load { [source, transport, id] in
+            try await Self.load(source, transport: transport, providerID: id)
+        }
+    }
+
+    private static func load(_ url: URL, transport: (any HTTPTransport)?, providerID: String) async throws -> LoadedDocument {
+        let parser = XMLTVParser(source: providerID)
+        switch url.scheme?.lowercased() {
+        case "file", nil:
+            let file = url.scheme == nil ? URL(fileURLWithPath: url.path) : url
+            return LoadedDocument(document: try parser.parse(contentsOf: file), name: file.lastPathComponent)
+        case "http", "https":
+            guard let transport else {
+                throw ProviderError.notConfigured("\(providerID): no HTTP transport to fetch \(url.absoluteString)")
+            }
+            let response = try await transport.get(url)
+            return LoadedDocument(document: try parser.parse(response.body, name: url.lastPathComponent),
+                                  name: url.absoluteString)
+        case let scheme?:
+            throw ProviderError.notConfigured("\(providerID): XMLTV cannot read \(scheme):// URLs (\(url.absoluteString))")
+        }
+    }
+}
+
+struct LoadedDocument: Sendable {
+    var document: XMLTVDocument
+    /// The file name or URL, as the run report names it.
+    var name: String
+    /// Programmes by the source's channel id, in start order.
+    var byChannel: [String: [Programme]]
+
+    init(document: XMLTVDocument, name: String) {
+        self.document = document
+        self.name = name
+        var byChannel = Dictionary(grouping: document.programmes, by: \.channel)
+        for (channel, programmes) in byChannel where !programmes.isSorted(by: { $0.start < $1.start }) {
+            byChannel[channel] = programmes.stableSorted { $0.start < $1.start }
+        }
+        self.byChannel = byChannel
+    }
+}
+
+/// Runs the load once: the first caller starts it, later and concurrent callers await the same
+/// task, and a failure is kept too, so a broken source is not fetched and parsed again per channel.
+actor DocumentLoader {
+    private var task: Task<LoadedDocument, any Error>?
+
+    func load(_ work: @escaping @Sendable () async throws -> LoadedDocument) async throws -> LoadedDocument {
+        if let task { return try await task.value }
+        let task = Task { try await work() }
+        self.task = task
+        return try await task.value
+    }
+}

@@ -1,0 +1,320 @@
+import CLibXML2
+import Foundation
+import GuideCore
+
+/// Writes channels and programmes as XMLTV that `tv_validate_file` accepts: elements in the DTD's
+/// order, times in UTC, channels sorted by id and programmes by channel then start, so that the
+/// same guide always gives the same bytes. libxml2's xmlTextWriter does the escaping.
+public enum XMLTVWriter {
+    /// The bytes of an XMLTV document; `info` becomes the `<tv>` element's attributes.
+    public static func write(channels: [Channel], programmes: [Programme],
+                             info: XMLTVInfo = XMLTVInfo(generatorInfoName: "tvguide")) throws -> Data {
+        _ = LibXML2.initialised
+        let out = try TextWriter()
+        out.startDocument()
+        out.start("tv")
+        out.attribute("date", info.date)
+        out.attribute("source-info-url", info.sourceInfoURL)
+        out.attribute("source-info-name", info.sourceInfoName)
+        out.attribute("source-data-url", info.sourceDataURL)
+        out.attribute("generator-info-name", info.generatorInfoName)
+        out.attribute("generator-info-url", info.generatorInfoURL)
+        for channel in channels.sorted(by: { $0.id < $1.id }) {
+            write(channel, to: out)
+        }
+        let sorted = programmes.sorted { ($0.channel, $0.start) < ($1.channel, $1.start) }
+        var kinds = XMLTVKinds.Memo()
+        for programme in sorted {
+            write(programme, to: out, kinds: &kinds)
+        }
+        out.end()
+        return try out.finish()
+    }
+
+    private static func write(_ channel: Channel, to out: TextWriter) {
+        out.start("channel")
+        out.attribute("id", channel.id)
+        // display-name and title are required: written even when a source left them empty.
+        out.requiredElement("display-name", channel.name, lang: channel.language)
+        for name in channel.otherNames ?? [] {
+            out.element("display-name", name.value, lang: name.lang)
+        }
+        if let logo = channel.logo {
+            out.start("icon")
+            out.attribute("src", logo)
+            out.end()
+        }
+        out.element("url", channel.url)
+        out.end()
+    }
+
+    private static func write(_ p: Programme, to out: TextWriter, kinds: inout XMLTVKinds.Memo) {
+        out.start("programme")
+        out.attribute("start", XMLTVTime.format(p.start))
+        out.attribute("stop", p.stop.map(XMLTVTime.format))
+        out.attribute("channel", p.channel)
+
+        let others = p.otherTexts ?? []
+        out.requiredElement("title", p.title, lang: p.textLanguage)
+        for text in others where text.field == .title { out.element("title", text.value, lang: text.lang) }
+        out.element("sub-title", p.subtitle, lang: p.textLanguage)
+        for text in others where text.field == .subtitle { out.element("sub-title", text.value, lang: text.lang) }
+        out.element("desc", p.synopsis, lang: p.textLanguage)
+        for text in others where text.field == .synopsis { out.element("desc", text.value, lang: text.lang) }
+
+        if let credits = p.credits, !credits.isEmpty {
+            out.start("credits")
+            for credit in credits.stableSorted(by: Credit.xmltvOrder) {
+                out.start(credit.role.elementName)
+                if credit.role == .actor { out.attribute("role", credit.character) }
+                out.text(credit.name)
+                out.end()
+            }
+            out.end()
+        }
+        out.element("date", p.date ?? p.year.map(String.init))
+        for category in categoriesWithKind(p, kinds: &kinds) { out.element("category", category.value, lang: category.lang) }
+        for keyword in p.keywords ?? [] { out.element("keyword", keyword.value, lang: keyword.lang) }
+        out.element("language", p.language)
+        out.element("orig-language", p.originalLanguage)
+        if let length = p.length {
+            out.start("length")
+            if length % 60 == 0 {
+                out.attribute("units", "minutes")
+                out.text(String(length / 60))
+            } else {
+                out.attribute("units", "seconds")
+                out.text(String(length))
+            }
+            out.end()
+        }
+        let images = p.images ?? []
+        for image in images where !image.isXMLTVImage {
+            out.start("icon")
+            out.attribute("src", image.url)
+            out.attribute("width", image.width.map(String.init))
+            out.attribute("height", image.height.map(String.init))
+            out.end()
+        }
+        for url in p.urls ?? [] { out.element("url", url) }
+        for country in p.countries ?? [] { out.element("country", country) }
+        if let episode = p.episode { write(episode, to: out) }
+        if let video = p.video, video != VideoInfo() {
+            out.start("video")
+            out.element("present", video.present.map(Self.yesNo))
+            out.element("colour", video.colour.map(Self.yesNo))
+            out.element("aspect", video.aspect)
+            out.element("quality", video.quality)
+            out.end()
+        }
+        if let audio = p.audio, audio != AudioInfo() {
+            out.start("audio")
+            out.element("present", audio.present.map(Self.yesNo))
+            out.element("stereo", audio.stereo)
+            out.end()
+        }
+        if let shown = p.previouslyShown {
+            out.start("previously-shown")
+            out.attribute("start", shown.start)
+            out.attribute("channel", shown.channel)
+            out.end()
+        }
+        if p.premiere == true { out.emptyElement("premiere") }
+        if p.lastChance == true { out.emptyElement("last-chance") }
+        if p.isNew == true { out.emptyElement("new") }
+        for subtitles in p.subtitles ?? [] {
+            out.start("subtitles")
+            if let type = subtitles.type, ["teletext", "onscreen", "deaf-signed"].contains(type) {
+                out.attribute("type", type)
+            }
+            out.element("language", subtitles.language)
+            out.end()
+        }
+        for rating in p.ratings ?? [] { write(rating, as: "rating", to: out) }
+        for rating in p.starRatings ?? [] { write(rating, as: "star-rating", to: out) }
+        for image in images where image.isXMLTVImage {
+            out.start("image")
+            out.attribute("type", image.kind)
+            out.text(image.url)
+            out.end()
+        }
+        out.end()
+    }
+
+    /// The programme's categories, plus one naming its kind when none does, so that an imported
+    /// guide keeps its kinds (`movie` from a source with typed programmes but no categories).
+    private static func categoriesWithKind(_ p: Programme, kinds: inout XMLTVKinds.Memo) -> [LocalizedText] {
+        let categories = p.categories ?? []
+        guard let kind = p.kind, kinds.kind(of: categories) != kind,
+              let extra = XMLTVKinds.category(for: kind) else { return categories }
+        return categories + [extra]
+    }
+
+    private static func write(_ episode: Episode, to out: TextWriter) {
+        let numbers = XMLTVEpisode(season: episode.season, seasonCount: episode.seasonCount, number: episode.number,
+                                   episodeCount: episode.episodeCount, part: episode.part, partCount: episode.partCount)
+        // The source's own notation when it is valid, so that an export gives it back unchanged.
+        let xmltvNS = episode.xmltvNS.flatMap { XMLTVEpisode.parse($0) != nil ? $0 : nil } ?? numbers.formatted
+        if let xmltvNS {
+            out.start("episode-num")
+            out.attribute("system", "xmltv_ns")
+            out.text(xmltvNS)
+            out.end()
+        }
+        if let onscreen = episode.onscreen {
+            out.start("episode-num")
+            out.attribute("system", "onscreen")
+            out.text(onscreen)
+            out.end()
+        }
+        for (system, value) in (episode.other ?? [:]).sorted(by: { $0.key < $1.key }) {
+            out.start("episode-num")
+            out.attribute("system", system)
+            out.text(value)
+            out.end()
+        }
+    }
+
+    private static func write(_ rating: Rating, as name: StaticString, to out: TextWriter) {
+        out.start(name)
+        out.attribute("system", rating.system)
+        out.element("value", rating.value)
+        if let icon = rating.icon {
+            out.start("icon")
+            out.attribute("src", icon)
+            out.end()
+        }
+        out.end()
+    }
+
+    private static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
+}
+
+private extension ImageRef {
+    /// XMLTV's `<image>` takes only these types; any other picture is written as an `<icon>`.
+    var isXMLTVImage: Bool {
+        guard let kind else { return false }
+        return ["poster", "backdrop", "still", "person", "character"].contains(kind)
+    }
+}
+
+private extension Credit.Role {
+    var elementName: StaticString {
+        switch self {
+        case .director: "director"
+        case .actor: "actor"
+        case .writer: "writer"
+        case .adapter: "adapter"
+        case .producer: "producer"
+        case .composer: "composer"
+        case .editor: "editor"
+        case .presenter: "presenter"
+        case .commentator: "commentator"
+        case .guest: "guest"
+        }
+    }
+}
+
+/// A thin wrapper over libxml2's xmlTextWriter writing to memory, indented by two spaces.
+private final class TextWriter {
+    private let buffer: xmlBufferPtr
+    private let writer: xmlTextWriterPtr
+    private var failed = false
+
+    init() throws {
+        guard let buffer = xmlBufferCreate() else { throw ProviderError.malformed("XMLTV export: out of memory") }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
+            xmlBufferFree(buffer)
+            throw ProviderError.malformed("XMLTV export: out of memory")
+        }
+        self.buffer = buffer
+        self.writer = writer
+        xmlTextWriterSetIndent(writer, 1)
+        check(xmlTextWriterSetIndentString(writer, "  "))
+    }
+
+    deinit {
+        xmlFreeTextWriter(writer)
+        xmlBufferFree(buffer)
+    }
+
+    func startDocument() {
+        check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
+        check(xmlTextWriterWriteDTD(writer, "tv", nil, "xmltv.dtd", nil))
+    }
+
+    func start(_ name: StaticString) {
+        check(xmlTextWriterStartElement(writer, name.utf8Start))
+    }
+
+    func end() {
+        check(xmlTextWriterEndElement(writer))
+    }
+
+    func emptyElement(_ name: StaticString) {
+        start(name)
+        end()
+    }
+
+    func attribute(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        Self.withXMLChars(value) { check(xmlTextWriterWriteAttribute(writer, name.utf8Start, $0)) }
+    }
+
+    func text(_ value: String) {
+        Self.withXMLChars(value) { check(xmlTextWriterWriteString(writer, $0)) }
+    }
+
+    /// `<name lang="…">value</name>`, or nothing when there is no value.
+    func element(_ name: StaticString, _ value: String?, lang: String? = nil) {
+        guard let value, !value.isEmpty else { return }
+        start(name)
+        attribute("lang", lang)
+        text(value)
+        end()
+    }
+
+    func requiredElement(_ name: StaticString, _ value: String, lang: String?) {
+        start(name)
+        attribute("lang", lang)
+        text(value)
+        end()
+    }
+
+    func finish() throws -> Data {
+        check(xmlTextWriterEndDocument(writer))
+        check(xmlTextWriterFlush(writer))
+        guard !failed, let content = xmlBufferContent(buffer) else {
+            throw ProviderError.malformed("XMLTV export: libxml2's writer failed")
+        }
+        return Data(bytes: content, count: Int(xmlBufferLength(buffer)))
+    }
+
+    private func check(_ result: Int32) {
+        if result < 0 { failed = true }
+    }
+
+    /// Passes `value` as a C string with the characters XML 1.0 forbids (control characters
+    /// other than tab and line breaks, U+FFFE, U+FFFF) removed: one stray byte in a source must
+    /// not make the whole export unreadable.
+    private static func withXMLChars(_ value: String, _ body: (UnsafePointer<xmlChar>) -> Void) {
+        // 0xEF leads U+FFFE and U+FFFF (and other characters, which the slow path keeps).
+        let needsCleaning = value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0xEF }
+        } ?? true
+        let clean = needsCleaning
+            ? String(String.UnicodeScalarView(value.unicodeScalars.filter(isXMLChar)))
+            : value
+        clean.withCString { pointer in
+            body(UnsafeRawPointer(pointer).assumingMemoryBound(to: xmlChar.self))
+        }
+    }
+
+    private static func isXMLChar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: true
+        case 0x00..<0x20, 0xFFFE, 0xFFFF: false
+        default: true
+        }
+    }
+}

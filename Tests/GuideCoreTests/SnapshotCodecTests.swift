@@ -1,0 +1,345 @@
+import Foundation
+@testable import GuideCore
+import Testing
+
+/// Snapshots shared by the snapshot tests.
+enum SnapshotSamples {
+    static func time(_ text: String) -> Date {
+        guard let date = ISOTime.parse(text) else { fatalError("bad sample time \(text)") }
+        return date
+    }
+
+    /// A programme with every field set, so that the codec tests cover every field (a test below
+    /// fails when the model gains a field this sample does not set).
+    static func fullProgramme() -> Programme {
+        var programme = Programme(channel: "La1.es", start: time("2026-10-25T01:30:00Z"), stop: time("2026-10-25T03:05:00Z"),
+                                  title: "Volver", source: "xmltv-sample")
+        programme.subtitle = "Capítulo 3: \"La vuelta\""
+        programme.synopsis = "Raimunda vuelve a La Mancha.\nUna línea con \\ barra, tabulador\t y /slash/."
+        programme.textLanguage = "es"
+        programme.otherTexts = [ProgrammeText(field: .title, value: "Tornar", lang: "ca")]
+        programme.kind = .movie
+        programme.categories = [LocalizedText("Cine", lang: "es"), LocalizedText("Drama", lang: "es")]
+        programme.keywords = [LocalizedText("maternidad", lang: "es")]
+        programme.date = "2006"
+        programme.year = 2006
+        programme.episode = Episode(season: 2, seasonCount: 5, number: 3, episodeCount: 13, part: 1, partCount: 2,
+                                    xmltvNS: "1.2.0/2", onscreen: "S02E03", other: ["dd_progid": "EP0001", "imdb.com": "tt0441909"])
+        programme.credits = [Credit(role: .director, name: "Pedro Almodóvar"), Credit(role: .actor, name: "Penélope Cruz", character: "Raimunda")]
+        programme.language = "es"
+        programme.originalLanguage = "es"
+        programme.countries = ["ES"]
+        programme.length = 7_260
+        programme.images = [ImageRef(url: "https://img.example/volver.jpg", kind: "poster", width: 600, height: 900)]
+        programme.urls = ["https://example.org/volver"]
+        programme.video = VideoInfo(present: true, colour: true, aspect: "16:9", quality: "HDTV")
+        programme.audio = AudioInfo(present: true, stereo: "stereo")
+        programme.previouslyShown = PreviouslyShown(start: "20261018", channel: "La2.es")
+        programme.premiere = false
+        programme.lastChance = true
+        programme.isNew = false
+        programme.subtitles = [SubtitleInfo(type: "teletext", language: "es")]
+        programme.ratings = [Rating(system: "ICAA", value: "12", icon: "https://img.example/12.png")]
+        programme.starRatings = [Rating(system: "imdb", value: "7.5/10", icon: "https://img.example/star.png")]
+        programme.providerIDs = ["tmdb": "1234", "imdb": "tt0441909", "miguiatv": "98765"]
+        return programme
+    }
+
+    static func fullChannel() -> Channel {
+        Channel(id: "La1.es", name: "La 1", otherNames: [LocalizedText("TVE 1", lang: "es")], type: "national", language: "es",
+                logo: "https://img.example/la1.png", url: "https://www.rtve.es/la1/", providerIDs: ["miguiatv": "1", "xmltv": "La1.es"])
+    }
+
+    static func fullReport() -> RunReport {
+        RunReport(
+            providers: [
+                ProviderReport(id: "miguiatv", type: "miguiatv", status: .failed, errors: [ProviderFailure(kind: "unreachable", message: "unreachable: refused", channel: "La1.es")], notes: ["live"]),
+                ProviderReport(id: "xmltv-sample", type: "xmltv", status: .served, channelsServed: 2, channelsFallenBack: 2, programmes: 3, gapsFilled: 1),
+            ],
+            channels: [
+                ChannelReport(id: "La1.es", provider: "xmltv-sample", programmes: 2),
+                ChannelReport(id: "TV3.es", provider: nil, programmes: 1, stale: true, staleSince: time("2026-10-18T06:00:00Z")),
+            ],
+            normalisation: NormalisationReport(stopsFilled: 1, overlapsDropped: 2, overlapsTrimmed: 3, invalidDropped: 4, outsideWindow: 5, unknownChannel: 6, duplicatesDropped: 7),
+            warnings: ["week shifted by 1"]
+        )
+    }
+
+    /// Sorted as the codec sorts: channels by id, programmes by (channel, start).
+    static func full() -> Snapshot {
+        var later = Programme(channel: "La1.es", start: time("2026-10-25T03:05:00Z"), title: "Telediario", source: "xmltv-sample")
+        later.kind = .news
+        let regional = Programme(channel: "TV3.es", start: time("2026-10-25T01:00:00Z"), stop: time("2026-10-25T02:00:00Z"),
+                                 title: "Telenotícies", source: "xmltv-sample")
+        return Snapshot(
+            generatedAt: time("2026-10-25T06:00:00Z"),
+            window: TimeWindow(from: time("2026-10-24T04:00:00Z"), to: time("2026-11-01T05:00:00Z")),
+            channels: [fullChannel(), Channel(id: "TV3.es", name: "TV3")],
+            programmes: [fullProgramme(), later, regional],
+            report: fullReport()
+        )
+    }
+
+    static func minimal(generatedAt: String = "2026-10-25T06:00:00Z") -> Snapshot {
+        Snapshot(
+            generatedAt: time(generatedAt),
+            window: TimeWindow(from: time("2026-10-25T00:00:00Z"), to: time("2026-10-26T00:00:00Z")),
+            channels: [Channel(id: "La1.es", name: "La 1")],
+            programmes: [Programme(channel: "La1.es", start: time("2026-10-25T20:30:00Z"), title: "Cine", source: "xmltv")],
+            report: RunReport()
+        )
+    }
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static func jsonObject(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
+
+@Suite struct SnapshotCodecTests {
+    @Test func encodingTwiceGivesTheSameBytes() throws {
+        // Two dictionaries with the same content but different histories iterate in different orders.
+        var grown: [String: String] = [:]
+        for index in (0..<64).reversed() { grown["system\(index)"] = "\(index)" }
+        var other = Dictionary(uniqueKeysWithValues: (0..<64).map { ("system\($0)", "\($0)") })
+        other.reserveCapacity(1_000)
+        var first = SnapshotSamples.full()
+        first.programmes[0].providerIDs = grown
+        var second = SnapshotSamples.full()
+        second.programmes[0].providerIDs = other
+
+        #expect(try SnapshotCodec.encode(first) == SnapshotCodec.encode(second))
+        #expect(try SnapshotCodec.encode(first) == SnapshotCodec.encode(first))
+    }
+
+    @Test func inputOrderDoesNotChangeTheBytes() throws {
+        let snapshot = SnapshotSamples.full()
+        var shuffled = snapshot
+        shuffled.channels.reverse()
+        shuffled.programmes = [snapshot.programmes[2], snapshot.programmes[1], snapshot.programmes[0]]
+
+        #expect(try SnapshotCodec.encode(shuffled) == SnapshotCodec.encode(snapshot))
+    }
+
+    @Test func roundTripGivesTheSameSnapshot() throws {
+        let snapshot = SnapshotSamples.full()
+        #expect(try SnapshotCodec.decode(SnapshotCodec.encode(snapshot)) == snapshot)
+    }
+
+    /// Keeps the full sample full: a field added to the model but not to the sample fails here,
+    /// so the round-trip and JSONEncoder tests keep covering every field of the hand-written writer.
+    @Test func fullSampleSetsEveryOptionalField() {
+        // Paths without indices: a field counts as covered when any element of a list sets it.
+        var optional: Set<String> = []
+        var filled: Set<String> = []
+        func walk(_ value: Any, path: String) {
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                optional.insert(path)
+                guard let wrapped = mirror.children.first else { return }
+                filled.insert(path)
+                walk(wrapped.value, path: path)
+            case .collection:
+                optional.insert(path + "[]")
+                if !mirror.children.isEmpty { filled.insert(path + "[]") }
+                for child in mirror.children { walk(child.value, path: path + "[]") }
+            case .struct:
+                for child in mirror.children { walk(child.value, path: "\(path).\(child.label ?? "?")") }
+            default:
+                break
+            }
+        }
+        walk(SnapshotSamples.full(), path: "snapshot")
+        #expect(optional.subtracting(filled).sorted() == [])
+    }
+
+    /// The hand-written writer must say what the Codable model says: same keys, same values.
+    @Test func sameJSONAsJSONEncoder() throws {
+        let snapshot = SnapshotSamples.full()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISOTime.format(date))
+        }
+        func normalised(_ data: Data) throws -> Data {
+            try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: data), options: [.sortedKeys])
+        }
+        let ours = try normalised(SnapshotCodec.encode(snapshot))
+        let foundation = try normalised(encoder.encode(snapshot))
+        #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+    }
+
+    @Test func layoutIsSortedIndentedAndEndsWithANewline() throws {
+        var snapshot = SnapshotSamples.minimal()
+        snapshot.programmes[0].subtitle = "\"A\" / B\\C\nD\tE\u{01}ñ"
+        snapshot.programmes[0].providerIDs = ["tmdb": "1", "imdb": "tt2"]
+        let expected = """
+        {
+          "channels": [
+            {
+              "id": "La1.es",
+              "name": "La 1"
+            }
+          ],
+          "generatedAt": "2026-10-25T06:00:00Z",
+          "programmes": [
+            {
+              "channel": "La1.es",
+              "providerIDs": {
+                "imdb": "tt2",
+                "tmdb": "1"
+              },
+              "source": "xmltv",
+              "start": "2026-10-25T20:30:00Z",
+              "subtitle": "\\"A\\" / B\\\\C\\nD\\tE\\u0001ñ",
+              "title": "Cine"
+            }
+          ],
+          "report": {
+            "channels": [],
+            "normalisation": {
+              "duplicatesDropped": 0,
+              "invalidDropped": 0,
+              "outsideWindow": 0,
+              "overlapsDropped": 0,
+              "overlapsTrimmed": 0,
+              "stopsFilled": 0,
+              "unknownChannel": 0
+            },
+            "providers": [],
+            "warnings": []
+          },
+          "schemaVersion": 1,
+          "window": {
+            "from": "2026-10-25T00:00:00Z",
+            "to": "2026-10-26T00:00:00Z"
+          }
+        }
+
+        """
+        let encoded = try SnapshotCodec.encode(snapshot)
+        #expect(String(decoding: encoded, as: UTF8.self) == expected)
+        #expect(try SnapshotCodec.decode(encoded).programmes[0].subtitle == "\"A\" / B\\C\nD\tE\u{01}ñ")
+    }
+
+    @Test func nilFieldsAreLeftOut() throws {
+        let object = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
+        let programme = try #require((object["programmes"] as? [[String: Any]])?.first)
+        #expect(Set(programme.keys) == ["channel", "source", "start", "title"])
+        let channel = try #require((object["channels"] as? [[String: Any]])?.first)
+        #expect(Set(channel.keys) == ["id", "name"])
+    }
+
+    @Test func timesAreISO8601UTCInWholeSeconds() throws {
+        var snapshot = SnapshotSamples.minimal()
+        // 03:00 CEST on the night the clocks go back is 01:00Z.
+        snapshot.programmes[0].start = try #require(ISOTime.parse("2026-10-25T03:00:00+02:00"))
+        snapshot.programmes[0].stop = Date(timeIntervalSince1970: 1_792_897_200.75)
+        let object = try SnapshotSamples.jsonObject(SnapshotCodec.encode(snapshot))
+        let programme = try #require((object["programmes"] as? [[String: Any]])?.first)
+        #expect(programme["start"] as? String == "2026-10-25T01:00:00Z")
+        #expect(programme["stop"] as? String == "2026-10-25T03:00:00Z")
+        #expect(object["generatedAt"] as? String == "2026-10-25T06:00:00Z")
+    }
+
+    /// Python's json module is an independent judge of both the layout and the schema.
+    @Test func outputIsCanonicalJSONThatTheSchemaAccepts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let full = folder.appendingPathComponent("full.json")
+        let minimal = folder.appendingPathComponent("minimal.json")
+        try SnapshotCodec.encode(SnapshotSamples.full()).write(to: full)
+        try SnapshotCodec.encode(SnapshotSamples.minimal()).write(to: minimal)
+        var broken = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
+        broken["generatedAt"] = "yesterday"
+        let invalid = folder.appendingPathComponent("invalid.json")
+        try JSONSerialization.data(withJSONObject: broken).write(to: invalid)
+
+        let script = """
+        import json, sys, jsonschema
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+        for path in sys.argv[2:4]:
+            text = open(path, encoding="utf-8").read()
+            data = json.loads(text)
+            assert json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\\n" == text, path + " is not canonical"
+            validator.validate(data)
+        bad = json.load(open(sys.argv[4]))
+        assert not validator.is_valid(bad), "the schema accepted a bad generatedAt"
+        print("ok")
+        """
+        let schema = SnapshotSamples.repositoryRoot.appendingPathComponent("docs/snapshot.schema.json")
+        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, schema.path, full.path, minimal.path, invalid.path])
+        #expect(result.status == 0, "python3 said: \(result.output)")
+        #expect(result.output.hasSuffix("ok\n"))
+    }
+
+    @Test func brokenJSONIsCorrupt() {
+        #expect(throws: SnapshotError.self) { try SnapshotCodec.decode(Data("{\"schemaVersion\": 1,".utf8)) }
+        do {
+            _ = try SnapshotCodec.decode(Data("not json".utf8))
+            Issue.record("decoded garbage")
+        } catch let SnapshotError.corrupt(file, detail) {
+            #expect(file == nil)
+            #expect(!detail.isEmpty)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func errorsSayWhereTheSnapshotIsWrong() throws {
+        var object = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
+        var programmes = try #require(object["programmes"] as? [[String: Any]])
+        programmes[0]["start"] = "25/10/2026 20:30"
+        object["programmes"] = programmes
+        #expect(throws: SnapshotError.corrupt(file: nil, detail: "programmes[0].start: not an ISO 8601 time: '25/10/2026 20:30'")) {
+            try SnapshotCodec.decode(JSONSerialization.data(withJSONObject: object))
+        }
+        programmes[0]["start"] = "2026-10-25T20:30:00Z"
+        programmes[0].removeValue(forKey: "title")
+        object["programmes"] = programmes
+        #expect(throws: SnapshotError.corrupt(file: nil, detail: "programmes[0].title: missing")) {
+            try SnapshotCodec.decode(JSONSerialization.data(withJSONObject: object))
+        }
+    }
+
+    @Test func aNewerSchemaIsNamedAsSuch() throws {
+        var object = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
+        object["schemaVersion"] = 2
+        #expect(throws: SnapshotError.unsupportedSchemaVersion(file: nil, found: 2, supported: 1)) {
+            try SnapshotCodec.decode(JSONSerialization.data(withJSONObject: object))
+        }
+        // A newer schema that also changed shape is still reported by its version.
+        object["programmes"] = "elsewhere"
+        #expect(throws: SnapshotError.unsupportedSchemaVersion(file: nil, found: 2, supported: 1)) {
+            try SnapshotCodec.decode(JSONSerialization.data(withJSONObject: object))
+        }
+    }
+
+    @Test func everyControlCharacterRoundTrips() throws {
+        var snapshot = SnapshotSamples.minimal()
+        let text = String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }) + "\"\\/\u{7F}é€😀"
+        snapshot.programmes[0].title = text
+        #expect(try SnapshotCodec.decode(SnapshotCodec.encode(snapshot)).programmes[0].title == text)
+    }
+}
+
+private func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}

@@ -1,0 +1,209 @@
+import Foundation
+@testable import GuideCore
+import Testing
+
+@Suite struct SnapshotDiffTests {
+    typealias Summary = GuideDiff.ProgrammeSummary
+    typealias Field = GuideDiff.FieldChange
+
+    static func time(_ text: String) -> Date { SnapshotSamples.time(text) }
+
+    static func programme(_ channel: String, _ start: String, _ title: String, stop: String? = nil, source: String = "xmltv") -> Programme {
+        Programme(channel: channel, start: time(start), stop: stop.map(time), title: title, source: source)
+    }
+
+    static func snapshot(channels: [Channel], programmes: [Programme], generatedAt: String = "2026-10-21T06:00:00Z") -> Snapshot {
+        Snapshot(generatedAt: time(generatedAt),
+                 window: TimeWindow(from: time(generatedAt), to: time(generatedAt).addingTimeInterval(7 * 86_400)),
+                 channels: channels, programmes: programmes, report: RunReport())
+    }
+
+    static let la1 = Channel(id: "La1.es", name: "La 1")
+    static let la2 = Channel(id: "La2.es", name: "La 2")
+
+    @Test func theSameGuideIsEmptyWhateverTheRunSaid() {
+        let old = SnapshotSamples.full()
+        var new = old
+        new.generatedAt = Self.time("2026-10-26T06:00:00Z")
+        new.window = TimeWindow(from: Self.time("2026-10-25T04:00:00Z"), to: Self.time("2026-11-02T05:00:00Z"))
+        new.report = RunReport(warnings: ["a different run"])
+        new.programmes.reverse()
+
+        let diff = SnapshotDiff.compare(old, new)
+        #expect(diff.isEmpty)
+        #expect(diff == GuideDiff(channelsAdded: [], channelsRemoved: [], channelsChanged: [], channels: []))
+        #expect(diff.text() == "no differences\n")
+    }
+
+    @Test func addedAndRemovedProgrammesPerChannel() {
+        let old = Self.snapshot(channels: [Self.la1, Self.la2], programmes: [
+            Self.programme("La1.es", "2026-10-21T19:00:00Z", "Telediario", stop: "2026-10-21T20:00:00Z"),
+            Self.programme("La1.es", "2026-10-21T20:00:00Z", "Cine"),
+            Self.programme("La2.es", "2026-10-21T20:00:00Z", "Documental"),
+        ])
+        let new = Self.snapshot(channels: [Self.la1, Self.la2], programmes: [
+            Self.programme("La1.es", "2026-10-21T19:00:00Z", "Telediario", stop: "2026-10-21T20:00:00Z"),
+            Self.programme("La1.es", "2026-10-21T22:00:00Z", "Noticias"),
+            Self.programme("La1.es", "2026-10-21T21:00:00Z", "Serie"),
+            Self.programme("La2.es", "2026-10-21T20:00:00Z", "Documental"),
+        ])
+
+        let diff = SnapshotDiff.compare(old, new)
+        #expect(diff.channels == [GuideDiff.ChannelProgrammeDiff(
+            channel: "La1.es",
+            added: [Summary(start: Self.time("2026-10-21T21:00:00Z"), stop: nil, title: "Serie"),
+                    Summary(start: Self.time("2026-10-21T22:00:00Z"), stop: nil, title: "Noticias")],
+            removed: [Summary(start: Self.time("2026-10-21T20:00:00Z"), stop: nil, title: "Cine")],
+            changed: []
+        )])
+        #expect(diff.programmesAdded == 2)
+        #expect(diff.programmesRemoved == 1)
+        #expect(!diff.isEmpty)
+    }
+
+    @Test func changedFieldsAreNamedAsInTheSnapshot() {
+        var before = Self.programme("La1.es", "2026-10-21T20:00:00Z", "Cine", stop: "2026-10-21T22:00:00Z", source: "miguiatv")
+        before.isNew = true
+        before.credits = [Credit(role: .director, name: "Pedro Almodóvar")]
+        before.synopsis = String(repeating: "a", count: 200)
+        var after = before
+        after.title = "Cine: Volver"
+        after.stop = Self.time("2026-10-21T22:15:00Z")
+        after.subtitle = "Estreno"
+        after.isNew = nil
+        after.source = "xmltv-sample"
+        after.credits?.append(Credit(role: .actor, name: "Penélope Cruz", character: "Raimunda"))
+        after.synopsis = String(repeating: "b", count: 200)
+
+        let diff = SnapshotDiff.compare(Self.snapshot(channels: [Self.la1], programmes: [before]),
+                                        Self.snapshot(channels: [Self.la1], programmes: [after]))
+
+        let change = diff.channels.first?.changed.first
+        #expect(change?.start == Self.time("2026-10-21T20:00:00Z"))
+        #expect(change?.title == "Cine: Volver")
+        #expect(change?.fields.map(\.field) == ["credits", "new", "source", "stop", "subtitle", "synopsis", "title"])
+        #expect(change?.fields.first { $0.field == "title" } == Field(field: "title", old: "\"Cine\"", new: "\"Cine: Volver\""))
+        #expect(change?.fields.first { $0.field == "stop" } == Field(field: "stop", old: "\"2026-10-21T22:00:00Z\"", new: "\"2026-10-21T22:15:00Z\""))
+        #expect(change?.fields.first { $0.field == "subtitle" } == Field(field: "subtitle", old: nil, new: "\"Estreno\""))
+        #expect(change?.fields.first { $0.field == "new" } == Field(field: "new", old: "true", new: nil))
+        #expect(change?.fields.first { $0.field == "source" } == Field(field: "source", old: "\"miguiatv\"", new: "\"xmltv-sample\""))
+        let synopsis = change?.fields.first { $0.field == "synopsis" }
+        #expect(synopsis?.old == "\"" + String(repeating: "a", count: 118) + "…")
+        #expect(synopsis?.new?.count == 120)
+        #expect(diff.programmesChanged == 1)
+        #expect(diff.channels.first?.added == [])
+    }
+
+    @Test func everyProgrammeFieldCounts() {
+        let full = SnapshotSamples.fullProgramme()
+        let bare = Programme(channel: full.channel, start: full.start, title: full.title, source: full.source)
+        let diff = SnapshotDiff.compare(Self.snapshot(channels: [], programmes: [bare]), Self.snapshot(channels: [], programmes: [full]))
+        let fields = diff.channels.first?.changed.first?.fields.map(\.field) ?? []
+        // Every member the snapshot writes for a programme, less the identity and what both share.
+        let members = Set(JSONWriter.members(of: full).keys).subtracting(["channel", "start", "title", "source"])
+        #expect(Set(fields) == members)
+        // Counted independently of the writer: every stored property but those four.
+        #expect(fields.count == Mirror(reflecting: full).children.count - 4)
+    }
+
+    @Test func channelsAddedRemovedAndChanged() {
+        let tv3 = Channel(id: "TV3.es", name: "TV3", language: "ca")
+        var renamed = Self.la1
+        renamed.name = "La 1 HD"
+        renamed.logo = "https://img.example/la1.png"
+        let old = Self.snapshot(channels: [Self.la1, Self.la2], programmes: [Self.programme("La2.es", "2026-10-21T20:00:00Z", "Documental")])
+        let new = Self.snapshot(channels: [tv3, renamed], programmes: [Self.programme("TV3.es", "2026-10-21T20:00:00Z", "Telenotícies")])
+
+        let diff = SnapshotDiff.compare(old, new)
+        #expect(diff.channelsAdded == ["TV3.es"])
+        #expect(diff.channelsRemoved == ["La2.es"])
+        #expect(diff.channelsChanged == [GuideDiff.ChannelChange(id: "La1.es", fields: ["logo", "name"])])
+        #expect(diff.channels.map(\.channel) == ["La2.es", "TV3.es"])
+        #expect(diff.channels.map(\.removed.count) == [1, 0])
+        #expect(diff.channels.map(\.added.count) == [0, 1])
+    }
+
+    @Test func textRendering() {
+        var moved = Self.programme("La1.es", "2026-10-21T21:30:00Z", "Serie", stop: "2026-10-21T22:30:00Z")
+        let old = Self.snapshot(channels: [Self.la1, Self.la2], programmes: [
+            moved,
+            Self.programme("La1.es", "2026-10-21T23:00:00Z", "Cine"),
+            Self.programme("La2.es", "2026-10-21T20:00:00Z", "Documental"),
+        ])
+        moved.title = "Serie (T2)"
+        moved.stop = Self.time("2026-10-21T22:40:00Z")
+        let new = Self.snapshot(channels: [Self.la1, Channel(id: "TV3.es", name: "TV3")], programmes: [
+            Self.programme("La1.es", "2026-10-21T21:00:05Z", "Avance"),
+            moved,
+        ])
+
+        #expect(SnapshotDiff.compare(old, new).text() == """
+        channels:
+          + TV3.es
+          - La2.es
+        La1.es:
+          + 2026-10-21 21:00:05Z Avance
+          - 2026-10-21 23:00Z Cine
+          ~ 2026-10-21 21:30Z Serie (T2)
+              stop: "2026-10-21T22:30:00Z" → "2026-10-21T22:40:00Z"
+              title: "Serie" → "Serie (T2)"
+        La2.es:
+          - 2026-10-21 20:00Z Documental
+        1 added, 2 removed, 1 changed in 2 channels; channels +1 -1 ~0
+
+        """)
+    }
+
+    @Test func jsonRenderingIsDeterministicAndReadsBack() throws {
+        var changed = Self.programme("La1.es", "2026-10-21T21:30:00Z", "Serie")
+        let old = Self.snapshot(channels: [Self.la1], programmes: [changed])
+        changed.subtitle = "Piloto"
+        let new = Self.snapshot(channels: [Self.la1, Self.la2], programmes: [changed, Self.programme("La2.es", "2026-10-21T20:00:00Z", "Documental", stop: "2026-10-21T21:00:00Z")])
+        let diff = SnapshotDiff.compare(old, new)
+
+        let json = diff.json()
+        #expect(json == SnapshotDiff.compare(old, new).json())
+        #expect(try GuideDiff(json: json) == diff)
+        #expect(String(decoding: json, as: UTF8.self) == """
+        {
+          "channels": [
+            {
+              "added": [],
+              "changed": [
+                {
+                  "fields": [
+                    {
+                      "field": "subtitle",
+                      "new": "\\"Piloto\\""
+                    }
+                  ],
+                  "start": "2026-10-21T21:30:00Z",
+                  "title": "Serie"
+                }
+              ],
+              "channel": "La1.es",
+              "removed": []
+            },
+            {
+              "added": [
+                {
+                  "start": "2026-10-21T20:00:00Z",
+                  "stop": "2026-10-21T21:00:00Z",
+                  "title": "Documental"
+                }
+              ],
+              "changed": [],
+              "channel": "La2.es",
+              "removed": []
+            }
+          ],
+          "channelsAdded": [
+            "La2.es"
+          ],
+          "channelsChanged": [],
+          "channelsRemoved": []
+        }
+
+        """)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import GuideCore
+import Hummingbird
+
+/// A request as the loopback server saw it.
+public struct LoopbackRequest: Sendable {
+    public var method: String
+    /// The path as sent, percent-encoded, starting with `/`.
+    public var path: String
+    /// The raw query string without `?`, when there is one.
+    public var query: String?
+    /// Header names lower-cased; repeated headers joined with ", ".
+    public var headers: [String: String]
+
+    public init(method: String = "GET", path: String, query: String? = nil, headers: [String: String] = [:]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+    }
+}
+
+/// What the loopback server answers.
+public struct LoopbackResponse: Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+    /// Wait this long before answering (to provoke client timeouts).
+    public var delay: Duration?
+
+    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: Duration? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+    }
+
+    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> LoopbackResponse {
+        LoopbackResponse(status: status, headers: headers.merging(["content-type": "application/json"]) { own, _ in own },
+                         body: Data(text.utf8))
+    }
+
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
+                            headers: [String: String] = [:]) -> LoopbackResponse {
+        LoopbackResponse(status: status, headers: headers.merging(["content-type": contentType]) { own, _ in own },
+                         body: Data(text.utf8))
+    }
+
+    /// The file's bytes with a content type from its extension; 404 when it cannot be read.
+    public static func file(_ url: URL, headers: [String: String] = [:]) -> LoopbackResponse {
+        guard let data = try? Data(contentsOf: url) else { return .status(404) }
+        return LoopbackResponse(
+            status: 200,
+            headers: headers.merging(["content-type": contentType(forPath: url.lastPathComponent)]) { own, _ in own },
+            body: data)
+    }
+
+    /// An empty response with `status` (and optional headers, e.g. `Retry-After`).
+    public static func status(_ status: Int, headers: [String: String] = [:]) -> LoopbackResponse {
+        LoopbackResponse(status: status, headers: headers)
+    }
+
+    /// The same response, answered after `delay`.
+    public func delayed(by delay: Duration) -> LoopbackResponse {
+        var copy = self
+        copy.delay = delay
+        return copy
+    }
+
+    static func contentType(forPath path: String) -> String {
+        let withoutQuery = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        switch (withoutQuery as NSString).pathExtension.lowercased() {
+        case "json": return "application/json"
+        case "xml", "xmltv": return "application/xml"
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "gz": return "application/gzip"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return "application/octet-stream"
+        }
+    }
+}
+
+public typealias LoopbackHandler = @Sendable (LoopbackRequest) async -> LoopbackResponse
+
+/// A real HTTP/1.1 server on 127.0.0.1 and a random free port, for tests: providers and the
+/// transport talk to it exactly as to a remote host.
+public enum LoopbackServer {
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts a server answering with `handler`, runs `body` with its base URL
+    /// (`http://127.0.0.1:PORT/`), and stops the server when `body` returns or throws. Requests
+    /// still being answered (a `delay`) are cancelled, so the test never waits for them.
+    /// - Parameter log: records every request and the number in flight (including the delay).
+    public static func run<T: Sendable>(
+        log: RequestLog? = nil,
+        _ handler: @escaping LoopbackHandler,
+        _ body: (URL) async throws -> T
+    ) async throws -> T {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            let loopbackRequest = LoopbackRequest(request)
+            await log?.began(loopbackRequest)
+            let response = await handler(loopbackRequest)
+            if let delay = response.delay {
+                try? await Task.sleep(for: delay)
+            }
+            await log?.ended()
+            return Response(response)
+        }
+        var app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: nil),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port { portContinuation.yield(port) }
+                portContinuation.finish()
+            }
+        )
+        // Hummingbird logs its start-up at info level; tests want silence.
+        app.logger.logLevel = .critical
+        let server = app
+
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { portContinuation.finish() }
+                try await server.runService(gracefulShutdownSignals: [])
+            }
+            defer { group.cancelAll() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                try await group.next()
+                throw StartFailure(description: "the loopback server stopped before it listened")
+            }
+            return try await body(URL(string: "http://127.0.0.1:\(port)/")!)
+        }
+    }
+
+    /// A handler serving the files under `directory` in the recording layout (docs/recording.md):
+    /// the request path below `mountPath`, plus `?` and the query items sorted by name (credential
+    /// items such as `api_key` left out). 404 when there is no such file, 403 for a path that
+    /// climbs out with `..`.
+    public static func serving(directory: URL, mountPath: String = "/", headers: [String: String] = [:]) -> LoopbackHandler {
+        let mount = mountPath.hasSuffix("/") ? mountPath : mountPath + "/"
+        return { request in
+            let decoded = request.path.removingPercentEncoding ?? request.path
+            guard decoded.hasPrefix(mount) else { return .status(404) }
+            let segments = decoded.dropFirst(mount.count).split(separator: "/", omittingEmptySubsequences: true)
+            if segments.contains(where: { $0 == ".." || $0 == "." }) { return .status(403) }
+            guard !segments.isEmpty else { return .status(404) }
+            var name = segments.joined(separator: "/")
+            let query = recordingQuery(request.query)
+            if !query.isEmpty { name += "?" + query }
+            var isDirectory: ObjCBool = false
+            let file = directory.appendingPathComponent(name, isDirectory: false)
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                return .status(404)
+            }
+            return .file(file, headers: headers)
+        }
+    }
+
+    /// The recording layout's query part; mirrors `GuideTransport.RecordingLayout.sortedQuery`,
+    /// which this target cannot import (it depends on GuideCore and Hummingbird only).
+    static func recordingQuery(_ query: String?) -> String {
+        guard let query, !query.isEmpty else { return "" }
+        return query.split(separator: "&", omittingEmptySubsequences: true)
+            .enumerated()
+            .map { (offset: $0.offset, item: String($0.element), name: String($0.element.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])) }
+            .filter { !isSecret($0.name) }
+            .sorted { ($0.name, $0.offset) < ($1.name, $1.offset) }
+            .map(\.item)
+            .joined(separator: "&")
+    }
+
+    /// Same rule as `GuideTransport.URLRedaction.isSecret(queryItemNamed:)`.
+    static func isSecret(_ name: String) -> Bool {
+        let normalized = name.lowercased().filter { $0 != "_" && $0 != "-" }
+        return normalized == "key" || normalized == "password" || normalized == "sig" || normalized == "signature"
+            || normalized.hasSuffix("apikey") || normalized.hasSuffix("token") || normalized.hasSuffix("secret")
+    }
+}
+
+extension LoopbackRequest {
+    init(_ request: Request) {
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+        }
+        self.init(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers)
+    }
+}
+
+extension Response {
+    init(_ response: LoopbackResponse) {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            if let fieldName = HTTPFields.Element.Name(name) {
+                fields[fieldName] = value
+            }
+        }
+        var buffer = ByteBuffer()
+        buffer.writeBytes(response.body)
+        self.init(status: HTTPResponse.Status(code: response.status), headers: fields, body: ResponseBody(byteBuffer: buffer))
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import GuideCore
+import TestSupport
+import Testing
+import XMLTV
+
+@Suite("XMLTV writer")
+struct XMLTVWriterTests {
+    @Test("import → export → import gives the same channels and programmes", arguments: ["sample.xml", "features.xml"])
+    func roundTrip(fixture: String) throws {
+        let imported = try parseFixture(fixture)
+        let exported = try XMLTVWriter.write(channels: imported.channels, programmes: imported.programmes, info: imported.info)
+        let reimported = try XMLTVParser(source: testSource).parse(exported, name: "exported.xml")
+        #expect(reimported.skipped.isEmpty)
+        #expect(reimported.info == imported.info)
+        #expect(reimported.channels == imported.channels.sorted { $0.id < $1.id })
+        let expected = imported.programmes.canonicallySorted
+        #expect(reimported.programmes.count == expected.count)
+        for (got, want) in zip(reimported.programmes, expected) where got != want {
+            Issue.record("\(want.id) changed in the round trip:\n\(got)\nvs\n\(want)")
+        }
+    }
+
+    @Test("the export passes tv_validate_file from xmltv-util", arguments: ["sample.xml", "features.xml"])
+    func validates(fixture: String) throws {
+        let imported = try parseFixture(fixture)
+        let exported = try XMLTVWriter.write(channels: imported.channels, programmes: imported.programmes)
+        let result = try TVValidateFile.run(on: exported)
+        #expect(result.status == 0, "tv_validate_file rejected the export of \(fixture):\n\(result.output)")
+        #expect(result.output.contains("Validated ok"))
+    }
+
+    @Test("tv_validate_file does reject an invalid guide, so a pass means something")
+    func validatorRejects() throws {
+        let invalid = Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <tv><programme start="20261019060000 +0000" channel="La1.es"><desc>x</desc><title>t</title></programme></tv>
+            """.utf8)
+        #expect(try TVValidateFile.run(on: invalid).status != 0)
+    }
+
+    @Test("times in UTC, channels by id, programmes by channel then start; the same guide gives the same bytes")
+    func canonicalOrder() throws {
+        let la2 = Programme(channel: "La2.es", start: XMLTVTime.parse("20261025023000 +0100")!, title: "Documenta2", source: "s")
+        var la1Late = Programme(channel: "La1.es", start: XMLTVTime.parse("20261025023000 +0200")!, title: "Noticias 24 horas", source: "s")
+        la1Late.stop = XMLTVTime.parse("20261025023000 +0100")
+        let la1Early = Programme(channel: "La1.es", start: utc("2026-10-24T22:00:00Z"), title: "La noche en 24h", source: "s")
+        let channels = [Channel(id: "La2.es", name: "La 2"), Channel(id: "La1.es", name: "La 1")]
+
+        let data = try XMLTVWriter.write(channels: channels, programmes: [la2, la1Late, la1Early])
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#"<programme start="20261025003000 +0000" stop="20261025013000 +0000" channel="La1.es">"#))
+        #expect(text.contains(#"<programme start="20261025013000 +0000" channel="La2.es">"#))
+        let order = ["<channel id=\"La1.es\">", "<channel id=\"La2.es\">", "La noche en 24h", "Noticias 24 horas", "Documenta2"]
+            .map { text.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil })
+        #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted())
+
+        let again = try XMLTVWriter.write(channels: channels.reversed(), programmes: [la1Early, la2, la1Late])
+        #expect(again == data)
+    }
+
+    @Test("special characters are escaped and characters XML forbids are dropped")
+    func escaping() throws {
+        var programme = Programme(channel: "La1.es", start: utc("2026-10-19T18:00:00Z"),
+                                  title: "Tom & Jerry <3 \u{1}\"Spike\" y 'Tyke'", source: "s")
+        programme.synopsis = "Línea 1\nLínea 2 \u{FFFE}]]> fin"
+        programme.credits = [Credit(role: .actor, name: "Tom", character: "El \"gato\" & <cía>")]
+        let data = try XMLTVWriter.write(channels: [Channel(id: "La1.es", name: "La 1 & más")], programmes: [programme])
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("Tom &amp; Jerry &lt;3"))
+        #expect(!text.contains("\u{1}"))
+
+        let back = try XMLTVParser(source: "s").parse(data, name: "escaped.xml")
+        #expect(back.channels.first?.name == "La 1 & más")
+        #expect(back.programmes.first?.title == "Tom & Jerry <3 \"Spike\" y 'Tyke'")
+        #expect(back.programmes.first?.synopsis == "Línea 1\nLínea 2 ]]> fin")
+        #expect(back.programmes.first?.credits == [Credit(role: .actor, name: "Tom", character: "El \"gato\" & <cía>")])
+    }
+
+    @Test("a kind that no category names is written as a category, so it survives the trip")
+    func kindsSurvive() throws {
+        var film = Programme(channel: "La1.es", start: utc("2026-10-19T20:00:00Z"), title: "Volver", source: "s")
+        film.kind = .movie
+        var series = Programme(channel: "La1.es", start: utc("2026-10-19T22:00:00Z"), title: "Cuéntame cómo pasó", source: "s")
+        series.kind = .series
+        series.categories = [LocalizedText("Drama", lang: "es")]
+        var show = Programme(channel: "La1.es", start: utc("2026-10-19T23:00:00Z"), title: "La Revuelta", source: "s")
+        show.kind = .programme
+
+        let data = try XMLTVWriter.write(channels: [Channel(id: "La1.es", name: "La 1")], programmes: [film, series, show])
+        let back = try XMLTVParser(source: "s").parse(data, name: "kinds.xml").programmes
+        #expect(back.map(\.kind) == [.movie, .series, .programme])
+        #expect(back[0].categories == [LocalizedText("movie", lang: "en")])
+        #expect(back[1].categories == [LocalizedText("Drama", lang: "es"), LocalizedText("series", lang: "en")])
+        #expect(back[2].categories == nil)
+    }
+
+    @Test("episode numbers from another source are written as xmltv_ns")
+    func episodeNumbers() throws {
+        var programme = Programme(channel: "La1.es", start: utc("2026-10-19T21:00:00Z"), title: "Aída", source: "s")
+        programme.episode = Episode(season: 3, number: 10, episodeCount: 24, other: ["imdb.com": "tt0423651"])
+        let data = try XMLTVWriter.write(channels: [Channel(id: "La1.es", name: "La 1")], programmes: [programme])
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#"<episode-num system="xmltv_ns">2.9/24.</episode-num>"#))
+        let back = try XMLTVParser(source: "s").parse(data, name: "episodes.xml").programmes
+        #expect(back.first?.episode == Episode(season: 3, number: 10, episodeCount: 24, xmltvNS: "2.9/24.",
+                                               other: ["imdb.com": "tt0423651"]))
+    }
+}
+
+/// Debian's `tv_validate_file` (package xmltv-util), run on a file, with the DTD it ships.
+enum TVValidateFile {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String {
+            "tv_validate_file was not found on PATH: install Debian's xmltv-util (apt-get install xmltv-util); "
+                + "the XMLTV export is checked against it"
+        }
+    }
+
+    static func run(on data: Data) throws -> (status: Int32, output: String) {
+        guard let tool = executable("tv_validate_file") else {
+            Issue.record(Comment(rawValue: Missing().description))
+            throw Missing()
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xmltv-validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("guide.xml")
+        try data.write(to: file)
+
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [file.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XMLTV_SUPPLEMENT"] = "/usr/share/xmltv"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    private static func executable(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
