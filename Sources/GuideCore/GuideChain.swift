@@ -262,16 +262,16 @@ public struct GuideChain: Sendable {
     }
 
     private func listChannels() async -> [Result<[Channel], ProviderError>] {
-        await withTaskGroup(of: (Int, Result<[Channel], ProviderError>).self) { group in
+        await withTaskGroup(of: Answer<[Channel]>.self) { group in
             for (index, member) in members.enumerated() {
                 group.addTask {
-                    do { return (index, .success(try await member.provider.channels())) }
-                    catch { return (index, .failure(ProviderError(error))) }
+                    do { return Answer(member: index, channel: "", result: .success(try await member.provider.channels())) }
+                    catch { return Answer(member: index, channel: "", result: .failure(ProviderError(error))) }
                 }
             }
-            var results = [Result<[Channel], ProviderError>](repeating: .success([]), count: members.count)
-            for await (index, result) in group { results[index] = result }
-            return results
+            var byMember: [Int: Result<[Channel], ProviderError>] = [:]
+            for await answer in group { byMember[answer.member] = answer.result }
+            return members.indices.map { byMember[$0] ?? .success([]) }
         }
     }
 
@@ -279,34 +279,40 @@ public struct GuideChain: Sendable {
         _ requests: [(member: Int, ref: ChannelRef)], window: TimeWindow,
         progress: @escaping @Sendable (ChainProgress) -> Void
     ) async -> [RequestKey: Result<[Programme], ProviderError>] {
-        await withTaskGroup(of: (RequestKey, Result<[Programme], ProviderError>).self) { group in
+        await withTaskGroup(of: Answer<[Programme]>.self) { group in
             var results: [RequestKey: Result<[Programme], ProviderError>] = [:]
             var pending = requests.makeIterator()
             func addNext() -> Bool {
                 guard let (index, ref) = pending.next() else { return false }
                 let provider = members[index].provider
                 group.addTask {
-                    let key = RequestKey(member: index, channel: ref.id)
                     do {
                         let programmes = try await provider.schedule(for: ref, in: window.interval)
-                        return (key, .success(programmes.map { var p = $0; p.channel = ref.id; return p }))
+                        return Answer(member: index, channel: ref.id, result: .success(programmes.map { var p = $0; p.channel = ref.id; return p }))
                     } catch {
-                        return (key, .failure(ProviderError(error)))
+                        return Answer(member: index, channel: ref.id, result: .failure(ProviderError(error)))
                     }
                 }
                 return true
             }
             for _ in 0..<max(1, maxConcurrentRequests) where addNext() {}
-            for await (key, result) in group {
-                results[key] = result
+            for await answer in group {
+                results[RequestKey(member: answer.member, channel: answer.channel)] = answer.result
                 var failed = false
-                if case .failure = result { failed = true }
-                progress(.scheduleFinished(provider: members[key.member].provider.id, channel: key.channel, failed: failed))
+                if case .failure = answer.result { failed = true }
+                progress(.scheduleFinished(provider: members[answer.member].provider.id, channel: answer.channel, failed: failed))
                 _ = addNext()
             }
             return results
         }
     }
+}
+
+/// One provider's answer to one request of the chain.
+private struct Answer<Value: Sendable>: Sendable {
+    var member: Int
+    var channel: String
+    var result: Result<Value, ProviderError>
 }
 
 private struct RequestKey: Hashable {

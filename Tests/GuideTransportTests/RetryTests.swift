@@ -4,7 +4,10 @@ import GuideCore
 import Testing
 import TestSupport
 
-@Suite("LiveTransport retries, timeouts and rate limits")
+/// Time bounds here are loose on purpose: the whole package's tests share two cores, and some
+/// block threads while they run the CLI. Each bound still sits far below what the bug it guards
+/// against would take (a 30 s answer, a 3600 s Retry-After).
+@Suite("LiveTransport retries, timeouts and rate limits", .timeLimit(.minutes(1)))
 struct RetryTests {
     @Test("a 500 is retried and the following 200 is returned")
     func serverErrorThenSuccess() async throws {
@@ -38,14 +41,14 @@ struct RetryTests {
     func timeoutIsRetriedThenReported() async throws {
         let log = RequestLog()
         let started = ContinuousClock.now
-        try await LoopbackServer.run(log: log, { _ in LoopbackResponse.json("{}").delayed(by: .seconds(5)) }) { base in
+        try await LoopbackServer.run(log: log, { _ in LoopbackResponse.json("{}").delayed(by: .seconds(30)) }) { base in
             let transport = LiveTransport(policy: fastPolicy(timeout: .milliseconds(200), retries: 1))
             await #expect(throws: ProviderError.timeout(seconds: 0.2)) {
                 try await transport.get(base.appendingPathComponent("slow.json"))
             }
         }
         #expect(await log.count == 2)
-        #expect(seconds(since: started) < 2.5, "two 0.2 s attempts must not wait for the 5 s answer")
+        #expect(seconds(since: started) < 15, "two 0.2 s attempts must not wait for the 30 s answer")
     }
 
     @Test("429 with Retry-After: 1 waits about a second, then the 200 is returned")
@@ -61,7 +64,7 @@ struct RetryTests {
         }
         let elapsed = seconds(since: started)
         #expect(elapsed >= 0.95)
-        #expect(elapsed < 3)
+        #expect(elapsed < 15)
         #expect(await log.count == 2)
     }
 
@@ -76,7 +79,7 @@ struct RetryTests {
             }
         }
         #expect(await log.count == 1)
-        #expect(seconds(since: started) < 2)
+        #expect(seconds(since: started) < 15)
     }
 
     @Test("429 on every attempt counts as retries and ends in .rateLimited")

@@ -1,5 +1,4 @@
 import Foundation
-import GuideCore
 import Hummingbird
 
 /// A request as the loopback server saw it.
