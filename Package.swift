@@ -52,11 +52,11 @@ let package = Package(
             "GuideCore",
             .product(name: "Hummingbird", package: "hummingbird"),
         ], path: "Tests/TestSupport"),
-        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore"]),
+        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"]),
         .testTarget(name: "GuideConfigTests", dependencies: ["GuideConfig", "TestSupport"]),
         .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "TestSupport"]),
-        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "TestSupport"]),
-        .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "TestSupport"]),
+        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GuideTransport", "TestSupport"]),
+        .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideTransport", "TestSupport"]),
         .testTarget(name: "TVGuideKitTests", dependencies: ["TVGuideKit", "TestSupport", "tvguide"]),
     ]
 )

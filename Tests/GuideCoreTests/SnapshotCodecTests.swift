@@ -1,6 +1,7 @@
 import Foundation
 @testable import GuideCore
 import Testing
+import TestSupport
 
 /// Snapshots shared by the snapshot tests.
 enum SnapshotSamples {
@@ -248,7 +249,7 @@ enum SnapshotSamples {
     }
 
     /// Python's json module is an independent judge of both the layout and the schema.
-    @Test func outputIsCanonicalJSONThatTheSchemaAccepts() throws {
+    @Test func outputIsCanonicalJSONThatTheSchemaAccepts() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -276,7 +277,8 @@ enum SnapshotSamples {
         print("ok")
         """
         let schema = SnapshotSamples.repositoryRoot.appendingPathComponent("docs/snapshot.schema.json")
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, schema.path, full.path, minimal.path, invalid.path])
+        let python = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema.path, full.path, minimal.path, invalid.path])
+        let result = (status: python.status, output: python.stdout + python.stderr)
         #expect(result.status == 0, "python3 said: \(result.output)")
         #expect(result.output.hasSuffix("ok\n"))
     }
@@ -331,15 +333,3 @@ enum SnapshotSamples {
     }
 }
 
-private func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}

@@ -36,8 +36,9 @@ func write(_ text: String, to relative: String, under root: URL) throws {
     try Data(text.utf8).write(to: file)
 }
 
-/// Quick retries so failure paths finish in milliseconds.
-func fastPolicy(timeout: Duration = .seconds(5), retries: Int = 2, maxConcurrent: Int = 4) -> TransportPolicy {
+/// Quick retries so failure paths finish in milliseconds; a timeout long enough that a loaded
+/// machine (the CLI tests run several builds at once) never turns a slow answer into a retry.
+func fastPolicy(timeout: Duration = .seconds(30), retries: Int = 2, maxConcurrent: Int = 4) -> TransportPolicy {
     TransportPolicy(timeout: timeout, retries: retries, backoffBase: .milliseconds(10), maxConcurrent: maxConcurrent)
 }
 

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GuideTransport
 import GuideCore
 import MiGuiaTV
 import TestSupport
@@ -51,16 +49,6 @@ actor URLLog {
     func append(_ url: URL) { urls.append(url) }
 }
 
-/// The smallest real HTTP client that fits `HTTPTransport`, for the loopback test only: this
-/// target cannot see GuideTransport's live client, and FoundationNetworking is enough here.
-struct URLSessionTransport: HTTPTransport {
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
-        let (body, response) = try await URLSession.shared.data(from: url)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else { throw ProviderError.http(status: status, url: url.absoluteString) }
-        return HTTPResponse(status: status, body: body, url: url)
-    }
-}
 
 func provider(_ transport: any HTTPTransport, base: URL = apiBase) -> MiGuiaTVProvider {
     MiGuiaTVProvider(id: "miguiatv", baseURL: base, transport: transport)

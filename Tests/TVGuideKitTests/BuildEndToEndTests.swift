@@ -8,12 +8,12 @@ let recordedNow = "2026-10-21T19:00:00Z"
 
 let unavailable: LoopbackHandler = { _ in .status(503) }
 
-@Suite(.serialized) struct BuildEndToEndTests {
+@Suite struct BuildEndToEndTests {
     @Test func offlineDefaultFallsBackToTheSampleAndSaysSo() async throws {
         let scratch = try Scratch()
         try await LoopbackServer.run(unavailable) { base in
             try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString))
-            let run = try CLI.run(["build", "--now", recordedNow], in: scratch.url)
+            let run = try await CLI.run(["build", "--now", recordedNow], in: scratch.url)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("miguiatv"))
             #expect(run.stdout.range(of: #"miguiatv\s+failed"#, options: .regularExpression) != nil, "\(run.stdout)")
@@ -36,13 +36,13 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
         let files = LoopbackServer.serving(directory: Fixtures.url("miguiatv"))
         try await LoopbackServer.run(log: log, files) { base in
             try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString, extra: "\n    shift_weeks: auto"))
-            let run = try CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
+            let run = try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
             #expect(run.status == 0, "\(run.stderr)")
             // channels.json and one schedule per channel, nothing more.
             let paths = await log.requests.map(\.path)
             #expect(paths.count == 25, "\(paths)")
             // A second run inside the cache TTL asks the server nothing.
-            let again = try CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
+            let again = try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
             #expect(again.status == 0, "\(again.stderr)")
             #expect(await log.count == 25)
         }
@@ -65,10 +65,10 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
                 .replacingOccurrences(of: "guide: [miguiatv, xmltv-sample]", with: "guide: [miguiatv]")
                 .replacingOccurrences(of: "ttl: 2h", with: "ttl: 0s")
             try scratch.write("providers.yaml", config)
-            let first = try CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
+            let first = try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
             #expect(first.status == 0, "\(first.stderr)")
             failLa1.set()
-            let second = try CLI.run(["build", "--now", "2026-10-21T20:00:00Z"], in: scratch.url)
+            let second = try await CLI.run(["build", "--now", "2026-10-21T20:00:00Z"], in: scratch.url)
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.contains("1 stale"), "\(second.stdout)")
             #expect(second.stdout.contains("HTTP 500"))
@@ -85,12 +85,12 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
         let scratch = try Scratch()
         try await LoopbackServer.run(unavailable) { base in
             try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString))
-            #expect(try CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url).status == 0)
+            #expect(try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url).status == 0)
             let before = try Data(contentsOf: scratch.file("snapshots/latest.json"))
             let broken = try defaultConfig(miguiatv: base.absoluteString)
                 .replacingOccurrences(of: "guide: [miguiatv, xmltv-sample]", with: "guide: [miguiatv]")
             try scratch.write("providers.yaml", broken)
-            let run = try CLI.run(["build", "--now", "2026-10-21T20:00:00Z"], in: scratch.url)
+            let run = try await CLI.run(["build", "--now", "2026-10-21T20:00:00Z"], in: scratch.url)
             #expect(run.status == 1)
             #expect(run.stderr.contains("no provider served any channel"))
             #expect(try Data(contentsOf: scratch.file("snapshots/latest.json")) == before)
@@ -102,14 +102,14 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
         let golden = Fixtures.url("golden/offline-default.json")
         try await LoopbackServer.run(unavailable) { base in
             try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString))
-            #expect(try CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url).status == 0)
+            #expect(try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url).status == 0)
         }
         let built = scratch.file("snapshots/latest.json")
         if ProcessInfo.processInfo.environment["TVGUIDE_UPDATE_GOLDEN"] == "1" {
             try FileManager.default.createDirectory(at: golden.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(contentsOf: built).write(to: golden)
         }
-        let diff = try CLI.run(["diff", golden.path, built.path])
+        let diff = try await CLI.run(["diff", golden.path, built.path])
         #expect(diff.status == 0, "the offline build differs from the golden snapshot (rerun with TVGUIDE_UPDATE_GOLDEN=1 if intended):\n\(diff.stdout)")
     }
 }

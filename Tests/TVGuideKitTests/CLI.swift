@@ -3,12 +3,6 @@ import TestSupport
 
 /// Runs the built `tvguide` binary, as a user would.
 struct CLI {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// The `tvguide` executable beside the test bundle (both are products of the same build).
     static let executable: URL = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -20,26 +14,12 @@ struct CLI {
         return Fixtures.root.deletingLastPathComponent().appendingPathComponent(".build/debug/tvguide")
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) async throws -> ProcessResult {
         var env = ProcessInfo.processInfo.environment
         env["TVGUIDE_NOW"] = nil
         env["TVGUIDE_CONFIG"] = nil
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting so a large output cannot block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return try await Subprocess.run(executable, arguments, environment: env, currentDirectory: directory)
     }
 }
 
@@ -66,13 +46,14 @@ final class Scratch: @unchecked Sendable {
 }
 
 /// The default providers.yaml with the live MiGuiaTV base_url replaced, so that no test ever
-/// reaches the internet.
+/// reaches the internet. The timeout is generous because a loopback server answers through the
+/// test process's cooperative threads, which other suites' CPU-bound tests may hold for seconds.
 func defaultConfig(miguiatv baseURL: String, extra: String = "") throws -> String {
     let original = try String(contentsOf: Fixtures.url("../providers.yaml"), encoding: .utf8)
     let sampleURL = Fixtures.url("xmltv/sample.xml").path
     return original
         .replacingOccurrences(of: "base_url: \"http://api.miguia.tv/1/\"", with: "base_url: \"\(baseURL)\"" + extra)
-        .replacingOccurrences(of: "timeout: 10s\n    retries: 1", with: "timeout: 2s\n    retries: 0")
+        .replacingOccurrences(of: "timeout: 10s\n    retries: 1", with: "timeout: 60s\n    retries: 0")
         .replacingOccurrences(of: "url: Fixtures/xmltv/sample.xml", with: "url: \(sampleURL)")
         .replacingOccurrences(of: "dir: .tvguide-cache", with: "dir: cache")
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GuideTransport
 import GuideCore
 import TestSupport
 import Testing
@@ -113,7 +111,7 @@ struct XMLTVProviderTests {
     func overHTTP() async throws {
         let log = RequestLog()
         try await LoopbackServer.run(log: log, LoopbackServer.serving(directory: Fixtures.url("xmltv"))) { base in
-            let sample = XMLTVProvider(id: "remote", source: base.appendingPathComponent("sample.xml"), transport: URLSessionTransport())
+            let sample = XMLTVProvider(id: "remote", source: base.appendingPathComponent("sample.xml"), transport: LiveTransport())
             #expect(try await sample.channels().count == 24)
             let la2 = try await sample.schedule(for: ChannelRef(id: "la2", providerID: "La2.es"), in: Self.week)
             #expect(la2.first?.title == "That's English")
@@ -121,10 +119,10 @@ struct XMLTVProviderTests {
             #expect(await log.count(path: "/sample.xml") == 1)
             #expect(await sample.reportNotes() == ["parsed 3501 programmes on 24 channels from \(base.absoluteString)sample.xml"])
 
-            let gzip = XMLTVProvider(id: "remote-gz", source: base.appendingPathComponent("small.xml.gz"), transport: URLSessionTransport())
+            let gzip = XMLTVProvider(id: "remote-gz", source: base.appendingPathComponent("small.xml.gz"), transport: LiveTransport())
             #expect(try await gzip.channels().map(\.id) == ["Clan.es"])
 
-            let missing = XMLTVProvider(id: "remote-404", source: base.appendingPathComponent("gone.xml"), transport: URLSessionTransport())
+            let missing = XMLTVProvider(id: "remote-404", source: base.appendingPathComponent("gone.xml"), transport: LiveTransport())
             let error = await #expect(throws: ProviderError.self) { try await missing.channels() }
             #expect(error == .http(status: 404, url: base.appendingPathComponent("gone.xml").absoluteString))
         }
@@ -148,17 +146,3 @@ actor CountingTransport: HTTPTransport {
     }
 }
 
-/// The smallest real HTTP client for these tests (the XMLTV target cannot see GuideTransport):
-/// URLSession, non-2xx answers thrown as `ProviderError.http`.
-struct URLSessionTransport: HTTPTransport {
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw ProviderError.unreachable("no HTTP response from \(url)") }
-        guard (200..<300).contains(http.statusCode) else {
-            throw ProviderError.http(status: http.statusCode, url: url.absoluteString)
-        }
-        return HTTPResponse(status: http.statusCode, body: data, url: url)
-    }
-}

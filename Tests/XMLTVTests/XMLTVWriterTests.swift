@@ -22,21 +22,21 @@ struct XMLTVWriterTests {
     }
 
     @Test("the export passes tv_validate_file from xmltv-util", arguments: ["sample.xml", "features.xml"])
-    func validates(fixture: String) throws {
+    func validates(fixture: String) async throws {
         let imported = try parseFixture(fixture)
         let exported = try XMLTVWriter.write(channels: imported.channels, programmes: imported.programmes)
-        let result = try TVValidateFile.run(on: exported)
+        let result = try await TVValidateFile.run(on: exported)
         #expect(result.status == 0, "tv_validate_file rejected the export of \(fixture):\n\(result.output)")
         #expect(result.output.contains("Validated ok"))
     }
 
     @Test("tv_validate_file does reject an invalid guide, so a pass means something")
-    func validatorRejects() throws {
+    func validatorRejects() async throws {
         let invalid = Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <tv><programme start="20261019060000 +0000" channel="La1.es"><desc>x</desc><title>t</title></programme></tv>
             """.utf8)
-        #expect(try TVValidateFile.run(on: invalid).status != 0)
+        #expect(try await TVValidateFile.run(on: invalid).status != 0)
     }
 
     @Test("times in UTC, channels by id, programmes by channel then start; the same guide gives the same bytes")
@@ -118,7 +118,7 @@ enum TVValidateFile {
         }
     }
 
-    static func run(on data: Data) throws -> (status: Int32, output: String) {
+    static func run(on data: Data) async throws -> (status: Int32, output: String) {
         guard let tool = executable("tv_validate_file") else {
             Issue.record(Comment(rawValue: Missing().description))
             throw Missing()
@@ -129,19 +129,10 @@ enum TVValidateFile {
         let file = folder.appendingPathComponent("guide.xml")
         try data.write(to: file)
 
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = [file.path]
         var environment = ProcessInfo.processInfo.environment
         environment["XMLTV_SUPPLEMENT"] = "/usr/share/xmltv"
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try await Subprocess.run(tool, [file.path], environment: environment)
+        return (result.status, result.stdout + result.stderr)
     }
 
     private static func executable(_ name: String) -> URL? {
