@@ -66,10 +66,20 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
     /// with any is "not configured" whichever option the factory reads first.
     public var missingVariables: [String] {
         var missing: [String] = []
-        for entry in entries {
-            collectMissingVariables(in: entry.value, into: &missing)
+        visitVariables { name, hasDefault, value in
+            if !hasDefault, value.isEmpty, !missing.contains(name) { missing.append(name) }
         }
         return missing
+    }
+
+    /// The values of the environment variables the options refer to (API keys, tokens…), so
+    /// that the CLI can keep them out of everything it prints or writes.
+    public var environmentValues: [String] {
+        var found: [String] = []
+        visitVariables { _, _, value in
+            if !value.isEmpty, !found.contains(value) { found.append(value) }
+        }
+        return found
     }
 
     public func string(_ key: String, default fallback: String? = nil) throws(ConfigError) -> String {
@@ -174,19 +184,21 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
         throw .missingKey(key: key, section: "provider '\(providerID)' (type \(providerType))", providerLocation)
     }
 
-    private func collectMissingVariables(in node: ConfigNode, into missing: inout [String]) {
-        switch node.content {
-        case .null:
-            break
-        case .scalar(let raw):
-            for reference in EnvironmentExpansion.references(in: raw) where !reference.hasDefault {
-                let value = values.environment[reference.name] ?? ""
-                if value.isEmpty, !missing.contains(reference.name) { missing.append(reference.name) }
+    private func visitVariables(_ visit: (_ name: String, _ hasDefault: Bool, _ value: String) -> Void) {
+        func walk(_ node: ConfigNode) {
+            switch node.content {
+            case .null:
+                break
+            case .scalar(let raw):
+                for reference in EnvironmentExpansion.references(in: raw) {
+                    visit(reference.name, reference.hasDefault, values.environment[reference.name] ?? "")
+                }
+            case .sequence(let items):
+                items.forEach(walk)
+            case .mapping(let entries):
+                entries.forEach { walk($0.value) }
             }
-        case .sequence(let items):
-            for item in items { collectMissingVariables(in: item, into: &missing) }
-        case .mapping(let entries):
-            for entry in entries { collectMissingVariables(in: entry.value, into: &missing) }
         }
+        entries.forEach { walk($0.value) }
     }
 }

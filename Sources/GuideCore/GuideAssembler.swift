@@ -38,7 +38,7 @@ public enum GuideAssembler {
         if !empty.isEmpty {
             warnings.append("\(empty.count) channel(s) have no programmes: \(empty.joined(separator: ", "))")
         }
-        programmes.sort { ($0.channel, $0.start) < ($1.channel, $1.start) }
+        // Already in (channel, start) order: channels are visited sorted and each list is normalised.
         let report = RunReport(providers: result.providers, channels: channelReports, normalisation: normalisation, warnings: warnings)
         return Snapshot(generatedAt: now, window: window, channels: channels, programmes: programmes, report: report)
     }

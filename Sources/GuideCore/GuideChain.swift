@@ -288,7 +288,8 @@ public struct GuideChain: Sendable {
                 group.addTask {
                     do {
                         let programmes = try await provider.schedule(for: ref, in: window.interval)
-                        return Answer(member: index, channel: ref.id, result: .success(programmes.map { var p = $0; p.channel = ref.id; return p }))
+                        let onChannel = programmes.allSatisfy { $0.channel == ref.id } ? programmes : programmes.map { var p = $0; p.channel = ref.id; return p }
+                        return Answer(member: index, channel: ref.id, result: .success(onChannel))
                     } catch {
                         return Answer(member: index, channel: ref.id, result: .failure(ProviderError(error)))
                     }

@@ -150,3 +150,22 @@ public struct NormalisationReport: Codable, Sendable, Hashable {
         self.duplicatesDropped = duplicatesDropped
     }
 }
+
+extension RunReport {
+    /// The report with every occurrence of `secrets` (API keys, tokens from the environment)
+    /// replaced in its messages, notes and warnings: a key in a URL path reaches an error message
+    /// however carefully transports redact query strings, and a report is written to disk.
+    public func redacting(_ secrets: [String]) -> RunReport {
+        guard !secrets.isEmpty else { return self }
+        func clean(_ text: String) -> String { URLRedaction.scrub(text, removing: secrets) }
+        var report = self
+        for index in report.providers.indices {
+            report.providers[index].notes = report.providers[index].notes.map(clean)
+            for error in report.providers[index].errors.indices {
+                report.providers[index].errors[error].message = clean(report.providers[index].errors[error].message)
+            }
+        }
+        report.warnings = report.warnings.map(clean)
+        return report
+    }
+}

@@ -45,7 +45,7 @@ public struct SnapshotStore: Sendable {
         removeAbandonedTemporaryFiles()
         let dated = datedURL(for: snapshot.generatedAt)
         try Self.writeAtomically(data, to: dated)
-        try Self.writeAtomically(data, to: latestURL)
+        try Self.linkAtomically(dated, to: latestURL, orWrite: data)
         try prune()
         return dated
     }
@@ -157,6 +157,23 @@ public struct SnapshotStore: Sendable {
         }
         guard close(fd) == 0 else { throw fail("write") }
         guard rename(temporary.path, target.path) == 0 else { throw fail("replace") }
+        try syncDirectory(target.deletingLastPathComponent())
+    }
+
+    /// Points `target` at the file `source` through a hard link, swapped in by rename like a
+    /// write: the same bytes without writing and syncing them twice. Where the file system has
+    /// no hard links, writes `data` instead.
+    static func linkAtomically(_ source: URL, to target: URL, orWrite data: Data) throws {
+        let temporary = temporaryURL(for: target)
+        guard link(source.path, temporary.path) == 0 else {
+            try writeAtomically(data, to: target)
+            return
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let error = SnapshotError.io(file: target.path, operation: "replace", detail: errnoText())
+            unlink(temporary.path)
+            throw error
+        }
         try syncDirectory(target.deletingLastPathComponent())
     }
 

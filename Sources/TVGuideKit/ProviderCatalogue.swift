@@ -26,7 +26,7 @@ public struct ProviderCatalogue: Sendable {
             options: ["base_url", "language"] + TransportFactory.options
         ) { settings, transports throws(ConfigError) in
             let options = settings.options
-            let baseURL = try options.url("base_url", default: URL(string: "http://api.miguia.tv/1/"))
+            let baseURL = try options.url("base_url", default: URL(string: "http://api.miguia.tv/1/")).asDirectory
             let language = try options.string("language", default: "es_ES")
             let transport = try transports.transport(for: options, baseURL: baseURL)
             return MiGuiaTVProvider(id: settings.id, baseURL: baseURL, language: language, transport: transport)
@@ -94,5 +94,13 @@ public struct ProviderSetup: Sendable {
         self.chain = GuideChain(members: members, unavailable: unavailable, configuredChannels: configuration.channels.map {
             Channel(id: $0.id, name: $0.name ?? $0.id, type: $0.type, language: $0.language, logo: $0.logo)
         })
+    }
+}
+
+extension URL {
+    /// The URL with a trailing `/`, so that paths resolve below it: `…/1` would otherwise lose its
+    /// last segment when a provider appends `es_ES/channels.json`.
+    var asDirectory: URL {
+        absoluteString.hasSuffix("/") ? self : URL(string: absoluteString + "/") ?? self
     }
 }

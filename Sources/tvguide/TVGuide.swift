@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GuideCore
 import Logging
+import TVGuideKit
 
 @main
 struct TVGuide: AsyncParsableCommand {
@@ -36,7 +37,7 @@ struct LoggingOption: ParsableArguments {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
-            return handler
+            return RedactingLogHandler(handler)
         }
     }
 }

@@ -35,7 +35,8 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
         let log = RequestLog()
         let files = LoopbackServer.serving(directory: Fixtures.url("miguiatv"))
         try await LoopbackServer.run(log: log, files) { base in
-            try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString, extra: "\n    shift_weeks: auto"))
+            // A base_url without its trailing slash still keeps every path segment.
+            try scratch.write("providers.yaml", try defaultConfig(miguiatv: String(base.absoluteString.dropLast()), extra: "\n    shift_weeks: auto"))
             let run = try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
             #expect(run.status == 0, "\(run.stderr)")
             // channels.json and one schedule per channel, nothing more.
@@ -94,6 +95,64 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
             #expect(run.status == 1)
             #expect(run.stderr.contains("no provider served any channel"))
             #expect(try Data(contentsOf: scratch.file("snapshots/latest.json")) == before)
+        }
+    }
+
+    @Test func aTruncatedSourceIsMalformedAndTheLastSnapshotStays() async throws {
+        let scratch = try Scratch()
+        try await LoopbackServer.run(unavailable) { base in
+            try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString))
+            #expect(try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url).status == 0)
+        }
+        let before = try Data(contentsOf: scratch.file("snapshots/latest.json"))
+        try scratch.write("truncated.yaml", """
+            guide: [broken]
+            providers:
+              broken: { type: xmltv, url: \(Fixtures.url("xmltv/truncated.xml").path) }
+            """)
+        let run = try await CLI.run(["build", "--config", "truncated.yaml", "--now", recordedNow], in: scratch.url)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("malformed"), "\(run.stdout)")
+        #expect(run.stdout.contains("truncated.xml: line"), "\(run.stdout)")
+        #expect(try Data(contentsOf: scratch.file("snapshots/latest.json")) == before)
+    }
+
+    @Test func fromAndToOverrideTheWindow() async throws {
+        let scratch = try Scratch()
+        try scratch.write("providers.yaml", """
+            guide: [sample]
+            providers:
+              sample: { type: xmltv, url: \(Fixtures.url("xmltv/sample.xml").path) }
+            """)
+        let run = try await CLI.run(["build", "--now", recordedNow, "--from", "2026-10-22", "--to", "2026-10-23T00:00:00+02:00", "--quiet"], in: scratch.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let snapshot = try SnapshotStore.load(scratch.file("snapshots/latest.json"))
+        #expect(snapshot.window == TimeWindow(from: ISOTime.parse("2026-10-22T00:00:00Z")!, to: ISOTime.parse("2026-10-22T22:00:00Z")!))
+        #expect(!snapshot.programmes.isEmpty)
+        #expect(snapshot.programmes.allSatisfy { $0.start < snapshot.window.to && ($0.stop ?? $0.start) > snapshot.window.from })
+    }
+
+    @Test func secretsFromTheEnvironmentReachNoOutputAndNoSnapshot() async throws {
+        let scratch = try Scratch()
+        let secret = "s3cr3t-Value-42"
+        try await LoopbackServer.run({ _ in .status(500) }) { base in
+            try scratch.write("providers.yaml", """
+                guide: [private, sample]
+                providers:
+                  private: { type: xmltv, url: "\(base.absoluteString)${TVGUIDE_TEST_SECRET}/guide.xml?api_key=${TVGUIDE_TEST_SECRET}", retries: 0, timeout: 60s }
+                  sample: { type: xmltv, url: \(Fixtures.url("xmltv/sample.xml").path), shift_weeks: auto }
+                """)
+            let run = try await CLI.run(["build", "--now", recordedNow, "--verbose"], in: scratch.url, environment: ["TVGUIDE_TEST_SECRET": secret])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("HTTP 500"), "the failure is reported: \(run.stdout)")
+            #expect(!run.stdout.contains(secret), "\(run.stdout)")
+            #expect(!run.stderr.contains(secret), "\(run.stderr)")
+        }
+        for file in try FileManager.default.subpathsOfDirectory(atPath: scratch.url.path) {
+            let url = scratch.file(file)
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            #expect(!String(decoding: data, as: UTF8.self).contains(secret), "\(file) holds the secret")
+            #expect(!file.contains(secret))
         }
     }
 

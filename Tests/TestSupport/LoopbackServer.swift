@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 import Hummingbird
 
 /// A request as the loopback server saw it.
@@ -50,7 +51,7 @@ public struct LoopbackResponse: Sendable {
         guard let data = try? Data(contentsOf: url) else { return .status(404) }
         return LoopbackResponse(
             status: 200,
-            headers: headers.merging(["content-type": contentType(forPath: url.lastPathComponent)]) { own, _ in own },
+            headers: headers.merging(["content-type": RecordingLayout.contentType(forFileName: url.lastPathComponent)]) { own, _ in own },
             body: data)
     }
 
@@ -64,18 +65,6 @@ public struct LoopbackResponse: Sendable {
         var copy = self
         copy.delay = delay
         return copy
-    }
-
-    static func contentType(forPath path: String) -> String {
-        let withoutQuery = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        switch (withoutQuery as NSString).pathExtension.lowercased() {
-        case "json": return "application/json"
-        case "xml", "xmltv": return "application/xml"
-        case "html", "htm": return "text/html; charset=utf-8"
-        case "gz": return "application/gzip"
-        case "txt": return "text/plain; charset=utf-8"
-        default: return "application/octet-stream"
-        }
     }
 }
 
@@ -144,12 +133,13 @@ public enum LoopbackServer {
         return { request in
             let decoded = request.path.removingPercentEncoding ?? request.path
             guard decoded.hasPrefix(mount) else { return .status(404) }
-            let segments = decoded.dropFirst(mount.count).split(separator: "/", omittingEmptySubsequences: true)
-            if segments.contains(where: { $0 == ".." || $0 == "." }) { return .status(403) }
-            guard !segments.isEmpty else { return .status(404) }
-            var name = segments.joined(separator: "/")
-            let query = recordingQuery(request.query)
-            if !query.isEmpty { name += "?" + query }
+            let relative = String(decoded.dropFirst(mount.count))
+            if relative.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) { return .status(403) }
+            var query = URLComponents()
+            query.percentEncodedQuery = request.query
+            guard let name = RecordingLayout.fileName(path: relative, percentEncodedQueryItems: query.percentEncodedQueryItems ?? []) else {
+                return .status(404)
+            }
             var isDirectory: ObjCBool = false
             let file = directory.appendingPathComponent(name, isDirectory: false)
             guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
@@ -157,26 +147,6 @@ public enum LoopbackServer {
             }
             return .file(file, headers: headers)
         }
-    }
-
-    /// The recording layout's query part; mirrors `GuideTransport.RecordingLayout.sortedQuery`,
-    /// which this target cannot import (it depends on GuideCore and Hummingbird only).
-    static func recordingQuery(_ query: String?) -> String {
-        guard let query, !query.isEmpty else { return "" }
-        return query.split(separator: "&", omittingEmptySubsequences: true)
-            .enumerated()
-            .map { (offset: $0.offset, item: String($0.element), name: String($0.element.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])) }
-            .filter { !isSecret($0.name) }
-            .sorted { ($0.name, $0.offset) < ($1.name, $1.offset) }
-            .map(\.item)
-            .joined(separator: "&")
-    }
-
-    /// Same rule as `GuideTransport.URLRedaction.isSecret(queryItemNamed:)`.
-    static func isSecret(_ name: String) -> Bool {
-        let normalized = name.lowercased().filter { $0 != "_" && $0 != "-" }
-        return normalized == "key" || normalized == "password" || normalized == "sig" || normalized == "signature"
-            || normalized.hasSuffix("apikey") || normalized.hasSuffix("token") || normalized.hasSuffix("secret")
     }
 }
 

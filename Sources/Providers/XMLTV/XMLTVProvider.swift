@@ -24,7 +24,12 @@ public struct XMLTVProvider: GuideProvider {
     public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let loaded = try await loaded()
         let span = TimeWindow(from: window.start, to: window.end)
-        return (loaded.byChannel[channel.providerID] ?? []).compactMap { programme in
+        let recorded = loaded.byChannel[channel.providerID] ?? []
+        // The parsed array itself when nothing changes: copying 50,000 programmes costs more than parsing them.
+        if channel.id == channel.providerID, recorded.allSatisfy({ $0.source == id && span.overlaps(start: $0.start, stop: $0.stop) }) {
+            return recorded
+        }
+        return recorded.compactMap { programme in
             guard span.overlaps(start: programme.start, stop: programme.stop) else { return nil }
             var programme = programme
             programme.channel = channel.id
@@ -68,13 +73,13 @@ public struct XMLTVProvider: GuideProvider {
             return LoadedDocument(document: try parser.parse(contentsOf: file), name: file.lastPathComponent)
         case "http", "https":
             guard let transport else {
-                throw ProviderError.notConfigured("\(providerID): no HTTP transport to fetch \(url.absoluteString)")
+                throw ProviderError.notConfigured("\(providerID): no HTTP transport to fetch \(URLRedaction.redacted(url))")
             }
             let response = try await transport.get(url)
             return LoadedDocument(document: try parser.parse(response.body, name: url.lastPathComponent),
-                                  name: url.absoluteString)
+                                  name: URLRedaction.redacted(url))
         case let scheme?:
-            throw ProviderError.notConfigured("\(providerID): XMLTV cannot read \(scheme):// URLs (\(url.absoluteString))")
+            throw ProviderError.notConfigured("\(providerID): XMLTV cannot read \(scheme):// URLs (\(URLRedaction.redacted(url)))")
         }
     }
 }

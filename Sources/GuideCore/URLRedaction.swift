@@ -45,4 +45,13 @@ public enum URLRedaction {
         }
         return components.string ?? url.absoluteString
     }
+
+    /// `text` with every occurrence of the given secret values (API keys, tokens taken from the
+    /// environment) replaced by the placeholder. Values shorter than 4 characters are left
+    /// alone: hiding them would mangle ordinary text and they protect nothing.
+    public static func scrub(_ text: String, removing secrets: [String]) -> String {
+        secrets.reduce(text) { text, secret in
+            secret.count < 4 ? text : text.replacingOccurrences(of: secret, with: placeholder)
+        }
+    }
 }
