@@ -160,10 +160,9 @@ struct JSONWriter {
     private(set) var members: [(key: String, range: Range<Int>)] = []
     private let recordingMembers: Bool
 
-    init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false, depth: Int = 0) {
+    init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false) {
         self.pretty = pretty
         self.recordingMembers = recordingMembers
-        self.depth = depth
         bytes.reserveCapacity(capacity)
     }
 
@@ -242,7 +241,7 @@ struct JSONWriter {
         members[last].range = members[last].range.lowerBound..<bytes.count
     }
 
-    mutating func newlineAndIndent() {
+    private mutating func newlineAndIndent() {
         guard pretty else { return }
         bytes.append(0x0A)
         for _ in 0..<depth { bytes.append(contentsOf: [0x20, 0x20]) }
@@ -307,38 +306,6 @@ struct JSONWriter {
 
     mutating func values<W: JSONWritable>(_ values: [W]) {
         array(values) { $0.value($1) }
-    }
-
-    /// The same bytes as `values(_:)`, a long array encoded in slices on every core: a week of
-    /// hundreds of channels is tens of MB of JSON.
-    mutating func valuesOnEveryCore<W: JSONWritable & Sendable>(_ values: [W]) {
-        let slices = values.count < 4_096 || recordingMembers ? 1 : ProcessInfo.processInfo.activeProcessorCount
-        guard slices > 1 else { return self.values(values) }
-        let size = (values.count + slices - 1) / slices
-        let template = JSONWriter(pretty: pretty, capacity: 0, depth: depth + 1)
-        var parts = [[UInt8]](repeating: [], count: slices)
-        parts.withUnsafeMutableBufferPointer { buffer in
-            // Each worker writes its own slot only.
-            let slots = UnsafeSendableBox(buffer)
-            DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                var writer = template
-                let range = slice * size..<min(values.count, (slice + 1) * size)
-                writer.bytes.reserveCapacity(range.count * 800)
-                for index in range {
-                    if index != range.lowerBound { writer.bytes.append(0x2C) }
-                    writer.newlineAndIndent()
-                    values[index].write(to: &writer)
-                }
-                slots.value[slice] = writer.bytes
-            }
-        }
-        bytes.append(0x5B)
-        for (index, part) in parts.enumerated() where !part.isEmpty {
-            if index > 0 { bytes.append(0x2C) }
-            bytes.append(contentsOf: part)
-        }
-        newlineAndIndent()
-        bytes.append(0x5D)
     }
 
     /// A string-to-string map, keys sorted (a Dictionary's own order changes from run to run).
@@ -407,8 +374,7 @@ extension Snapshot: JSONWritable {
         json.object { json in
             json.member("channels", channels)
             json.member("generatedAt", generatedAt)
-            json.key("programmes")
-            json.valuesOnEveryCore(programmes)
+            json.member("programmes", programmes)
             json.member("report", report)
             json.member("schemaVersion", schemaVersion)
             json.member("window", window)
@@ -644,10 +610,4 @@ extension NormalisationReport: JSONWritable {
             json.member("unknownChannel", unknownChannel)
         }
     }
-}
-
-/// Hands a buffer to concurrent workers that each write a slot of their own.
-private struct UnsafeSendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

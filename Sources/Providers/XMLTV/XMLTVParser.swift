@@ -179,8 +179,6 @@ private final class ReaderRun {
     }
 
     private func readChannel() {
-        let depth = xmlTextReaderDepth(reader)
-        let empty = xmlTextReaderIsEmptyElement(reader) == 1
         var id = ""
         forEachAttribute { tag, value in
             if tag == .id { id = string(value) }
@@ -188,25 +186,17 @@ private final class ReaderRun {
         var names: [LocalizedText] = []
         var logo: String?
         var url: String?
-        if !empty {
-            while next() {
-                let type = nodeType
-                if type == Self.endElement {
-                    if xmlTextReaderDepth(reader) == depth { break }
-                    continue
-                }
-                guard type == Self.element, xmlTextReaderDepth(reader) == depth + 1 else { continue }
-                switch tag(of: xmlTextReaderConstName(reader)) {
-                case .displayName:
-                    let name = localizedText()
-                    if !name.value.isEmpty { names.append(name) }
-                case .icon:
-                    if logo == nil { logo = attribute(.src) }
-                case .url:
-                    let text = readText()
-                    if url == nil, !text.isEmpty { url = text }
-                default: break
-                }
+        readChildren { tag in
+            switch tag {
+            case .displayName:
+                let name = localizedText()
+                if !name.value.isEmpty { names.append(name) }
+            case .icon:
+                if logo == nil { logo = attribute(.src) }
+            case .url:
+                let text = readText()
+                if url == nil, !text.isEmpty { url = text }
+            default: break
             }
         }
         guard !id.isEmpty, channelIDs.insert(id).inserted else { return }
@@ -264,17 +254,8 @@ private final class ReaderRun {
         var titles = Texts()
         var subtitles = Texts()
         var descriptions = Texts()
-        if !empty {
-            while next() {
-                let type = nodeType
-                if type == Self.endElement {
-                    if xmlTextReaderDepth(reader) == depth { break }
-                    continue
-                }
-                guard type == Self.element, xmlTextReaderDepth(reader) == depth + 1 else { continue }
-                readProgrammeChild(tag(of: xmlTextReaderConstName(reader)), into: &programme,
-                                   titles: &titles, subtitles: &subtitles, descriptions: &descriptions)
-            }
+        readChildren { tag in
+            readProgrammeChild(tag, into: &programme, titles: &titles, subtitles: &subtitles, descriptions: &descriptions)
         }
 
         guard let title = titles.first else {
