@@ -5,9 +5,11 @@ import Foundation
 /// keep every airing on its weekday.
 public struct WeekShiftedGuideProvider: GuideProvider {
     public enum Mode: Sendable, Hashable {
-        /// Shift by the number of weeks that brings the recording's first airing to the last
-        /// week boundary at or before `now`, so that `now` falls inside the recorded week.
+        /// Repeat the recorded week as often as the window needs: each copy, shifted by whole
+        /// weeks, keeps the airings that start within its own week of the recording, so the
+        /// copies tile the window without overlapping.
         case auto
+        /// Shift every airing by this many weeks.
         case weeks(Int)
     }
 
@@ -31,20 +33,31 @@ public struct WeekShiftedGuideProvider: GuideProvider {
     }
 
     public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let weeks: Int
-        let recorded: [Programme]
         switch mode {
-        case .weeks(let fixed):
-            weeks = fixed
-            recorded = try await inner.schedule(for: channel, in: window.shifted(by: -Double(fixed) * Self.week))
+        case .weeks(let weeks):
+            let recorded = try await inner.schedule(for: channel, in: window.shifted(by: -Double(weeks) * Self.week))
+            await shiftsUsed.record([weeks])
+            return Self.shift(recorded, byWeeks: weeks, keepingStartsIn: nil, within: window)
         case .auto:
-            recorded = try await inner.schedule(for: channel, in: DateInterval(start: .distantPast, end: .distantFuture))
+            let recorded = try await inner.schedule(for: channel, in: DateInterval(start: .distantPast, end: .distantFuture))
             guard let first = recorded.map(\.start).min() else { return [] }
-            weeks = Int((now.timeIntervalSince(first) / Self.week).rounded(.down))
+            // The copies whose week [first + k weeks, first + k + 1 weeks) meets the window.
+            let lowest = Int((window.start.timeIntervalSince(first) / Self.week).rounded(.down))
+            let highest = Int((window.end.timeIntervalSince(first) / Self.week).rounded(.up)) - 1
+            guard lowest <= highest else { return [] }
+            let week = DateInterval(start: first, duration: Self.week)
+            let copies = (lowest...highest).map { ($0, Self.shift(recorded, byWeeks: $0, keepingStartsIn: week, within: window)) }
+            await shiftsUsed.record(copies.filter { !$0.1.isEmpty }.map(\.0))
+            return copies.flatMap(\.1)
         }
-        await shiftsUsed.record(weeks)
-        let offset = Double(weeks) * Self.week
+    }
+
+    /// `recorded` moved by `weeks`, limited to airings that start inside `copy` (before the
+    /// move) and that overlap `window` (after it).
+    private static func shift(_ recorded: [Programme], byWeeks weeks: Int, keepingStartsIn copy: DateInterval?, within window: DateInterval) -> [Programme] {
+        let offset = Double(weeks) * week
         return recorded.compactMap { programme in
+            if let copy, !(programme.start >= copy.start && programme.start < copy.end) { return nil }
             var shifted = programme
             shifted.start = programme.start.addingTimeInterval(offset)
             shifted.stop = programme.stop?.addingTimeInterval(offset)
@@ -55,10 +68,10 @@ public struct WeekShiftedGuideProvider: GuideProvider {
 
     public func reportNotes() async -> [String] {
         let weeks = await shiftsUsed.values
-        let shifts = weeks.sorted().map { "\($0 >= 0 ? "+" : "")\($0) weeks" }
+        let shifts = weeks.sorted().map { "\($0 >= 0 ? "+" : "")\($0)" }
         var notes = await inner.reportNotes()
         if !shifts.isEmpty {
-            notes.append("recorded times shifted by \(shifts.joined(separator: ", ")) to cover the window")
+            notes.append("recorded week shifted by \(shifts.joined(separator: ", ")) week(s) to cover the window")
         }
         return notes
     }
@@ -66,7 +79,7 @@ public struct WeekShiftedGuideProvider: GuideProvider {
 
 private actor ShiftLog {
     var values: Set<Int> = []
-    func record(_ weeks: Int) { values.insert(weeks) }
+    func record(_ weeks: [Int]) { values.formUnion(weeks) }
 }
 
 extension DateInterval {

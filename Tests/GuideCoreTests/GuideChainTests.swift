@@ -184,13 +184,25 @@ final class Counter: @unchecked Sendable {
         id: "sample", offered: [Channel(id: "X", name: "X")],
         schedules: ["X": [airing("", 0, 1, "first"), airing("", 24 * 6, 24 * 6 + 1, "last")]])
 
-    @Test func autoBringsTheRecordedWeekOverNow() async throws {
+    @Test func autoRepeatsTheRecordedWeekAcrossTheWholeWindow() async throws {
         let now = at(24 * 7 * 5 + 30)  // five weeks and 30 hours after the recording starts
         let shifted = WeekShiftedGuideProvider(recorded, mode: .auto, now: now)
         let window = DateInterval(start: now.addingTimeInterval(-86_400 * 2), end: now.addingTimeInterval(86_400 * 7))
         let programmes = try await shifted.schedule(for: ChannelRef(id: "X", providerID: "X"), in: window)
-        #expect(programmes.map(\.start) == [at(24 * 7 * 5), at(24 * 7 * 5 + 24 * 6)])
-        #expect(await shifted.reportNotes() == ["recorded times shifted by +5 weeks to cover the window"])
+        #expect(programmes.map(\.start) == [at(24 * 7 * 5), at(24 * 7 * 5 + 24 * 6), at(24 * 7 * 6)])
+        #expect(programmes.map(\.title) == ["first", "last", "first"])
+        #expect(await shifted.reportNotes() == ["recorded week shifted by +5, +6 week(s) to cover the window"])
+    }
+
+    @Test func autoCopiesTileWithoutOverlapWhenTheRecordingRunsPastAWeek() async throws {
+        // A recording a week and an hour long (it spans the end of summer time).
+        let long = StubProvider(id: "sample", offered: [Channel(id: "X", name: "X")], schedules: ["X": [
+            airing("", 0, 2, "Monday morning"), airing("", 24 * 7 - 1, 24 * 7 + 1, "late"), airing("", 24 * 7, 24 * 7 + 1, "next Monday"),
+        ]])
+        let shifted = WeekShiftedGuideProvider(long, mode: .auto, now: at(24 * 7 + 12))
+        let programmes = try await shifted.schedule(for: ChannelRef(id: "X", providerID: "X"), in: DateInterval(start: at(0), end: at(24 * 14)))
+        #expect(programmes.map(\.title) == ["Monday morning", "late", "Monday morning", "late"])
+        #expect(programmes.map(\.start) == [at(0), at(24 * 7 - 1), at(24 * 7), at(24 * 14 - 1)])
     }
 
     @Test func fixedWeeksShiftBothWays() async throws {

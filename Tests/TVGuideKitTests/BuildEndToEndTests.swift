@@ -20,7 +20,7 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
             #expect(run.stdout.contains("HTTP 503"))
             #expect(run.stdout.range(of: #"xmltv-sample\s+served\s+24 channel\(s\)"#, options: .regularExpression) != nil, "\(run.stdout)")
             #expect(run.stdout.contains("fell back for 24"))
-            #expect(run.stdout.contains("shifted by +0 weeks"))
+            #expect(run.stdout.contains("recorded week shifted by +0, +1 week(s)"), "\(run.stdout)")
         }
         let snapshot = try SnapshotStore.load(scratch.file("snapshots/latest.json"))
         #expect(snapshot.channels.count == 24)
