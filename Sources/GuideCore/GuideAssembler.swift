@@ -17,6 +17,7 @@ public enum GuideAssembler {
         }
         channels.sort { $0.id < $1.id }
         let previousByChannel = previous.map { Dictionary(grouping: $0.programmes, by: \.channel) } ?? [:]
+        programmes.reserveCapacity(result.programmes.values.reduce(0) { $0 + $1.count })
         for channel in channels {
             if let owner = result.owners[channel.id], let served = result.programmes[channel.id] {
                 programmes.append(contentsOf: served)

@@ -85,7 +85,7 @@ public enum SnapshotCodec {
     /// By (channel, start); title, source and stop only break ties between duplicates that
     /// normalisation should have removed, so that even those never depend on input order.
     static func sortedProgrammes(_ programmes: [Programme]) -> [Programme] {
-        let inOrder = zip(programmes, programmes.dropFirst()).allSatisfy { !programmePrecedes($1, $0) }
+        let inOrder = programmes.indices.dropFirst().allSatisfy { !programmePrecedes(programmes[$0], programmes[$0 - 1]) }
         return inOrder ? programmes : programmes.sorted(by: programmePrecedes)
     }
 
@@ -192,16 +192,16 @@ struct JSONWriter {
         isFirstInContainer = outerIsFirst
     }
 
-    mutating func array<C: Collection>(_ elements: C, _ writeElement: (inout JSONWriter, C.Element) -> Void) {
-        guard !elements.isEmpty else { return bytes.append(contentsOf: [0x5B, 0x5D]) }
+    /// An array of `count` elements, each written by index: the element is read in place, not
+    /// copied (a copy of a programme retains every one of its fields).
+    mutating func array(count: Int, _ writeElement: (inout JSONWriter, Int) -> Void) {
+        guard count > 0 else { return bytes.append(contentsOf: [0x5B, 0x5D]) }
         bytes.append(0x5B)
         depth += 1
-        var first = true
-        for element in elements {
-            if !first { bytes.append(0x2C) }
-            first = false
+        for index in 0..<count {
+            if index > 0 { bytes.append(0x2C) }
             newlineAndIndent()
-            writeElement(&self, element)
+            writeElement(&self, index)
         }
         depth -= 1
         newlineAndIndent()
@@ -301,11 +301,11 @@ struct JSONWriter {
     }
 
     mutating func strings(_ values: [String]) {
-        array(values) { $0.string($1) }
+        array(count: values.count) { $0.string(values[$1]) }
     }
 
     mutating func values<W: JSONWritable>(_ values: [W]) {
-        array(values) { $0.value($1) }
+        array(count: values.count) { values[$1].write(to: &$0) }
     }
 
     /// A string-to-string map, keys sorted (a Dictionary's own order changes from run to run).
