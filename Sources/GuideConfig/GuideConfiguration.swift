@@ -72,6 +72,12 @@ public struct GuideConfiguration: Sendable {
         return map
     }
 
+    /// The values of the environment variables the providers' options refer to (API keys,
+    /// tokens): what must never be printed, logged or written.
+    public var environmentValues: [String] {
+        providers.flatMap(\.options.environmentValues)
+    }
+
     /// The window to fetch and keep around `now`; `from`/`to` (the command line's `--from`/`--to`)
     /// replace either end.
     public func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {

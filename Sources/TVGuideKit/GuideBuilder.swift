@@ -65,7 +65,7 @@ public enum GuideBuilder {
         if !setup.unused.isEmpty {
             snapshot.report.warnings.append("provider(s) defined but in no chain: \(setup.unused.joined(separator: ", "))")
         }
-        snapshot.report = snapshot.report.redacting(configuration.providers.flatMap(\.options.environmentValues))
+        snapshot.report = snapshot.report.redacting(configuration.environmentValues)
 
         var timings: [String: (elapsed: Duration, requests: Int)] = [:]
         for (id, timing) in setup.timings {

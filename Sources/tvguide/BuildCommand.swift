@@ -46,7 +46,7 @@ struct BuildCommand: AsyncParsableCommand {
             printError("error: \(error)")
             throw Exit.invalid
         }
-        SecretValues.shared.add(configuration.providers.flatMap(\.options.environmentValues))
+        SecretValues.shared.add(configuration.environmentValues)
         let display = ProgressDisplay(quiet: quiet)
         let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) })
         do {

@@ -246,13 +246,13 @@ struct XMLTVParserTests {
     }
 
     @Test("xmltv_ns numbering", arguments: [
-        ("0.0.", XMLTVEpisode(season: 1, number: 1)),
-        ("2 . 9/24 . 0/2", XMLTVEpisode(season: 3, number: 10, episodeCount: 24, part: 1, partCount: 2)),
-        ("/5.3.", XMLTVEpisode(seasonCount: 5, number: 4)),
-        (". 711 .", XMLTVEpisode(number: 712)),
-        ("..", XMLTVEpisode()),
+        ("0.0.", Episode(season: 1, number: 1)),
+        ("2 . 9/24 . 0/2", Episode(season: 3, number: 10, episodeCount: 24, part: 1, partCount: 2)),
+        ("/5.3.", Episode(seasonCount: 5, number: 4)),
+        (". 711 .", Episode(number: 712)),
+        ("..", Episode()),
     ])
-    func xmltvNS(text: String, expected: XMLTVEpisode) {
+    func xmltvNS(text: String, expected: Episode) {
         #expect(XMLTVEpisode.parse(text) == expected)
     }
 

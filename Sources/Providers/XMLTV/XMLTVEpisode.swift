@@ -3,23 +3,11 @@ import GuideCore
 
 /// XMLTV's `xmltv_ns` episode numbering: `season[/seasons] . episode[/episodes] . part[/parts]`,
 /// each number counting from 0 and any of them left empty (`.4.`, `2.11/24.0/2`).
-public struct XMLTVEpisode: Sendable, Hashable {
-    /// Counting from 1, as `Episode` does.
-    public var season, seasonCount, number, episodeCount, part, partCount: Int?
-
-    public init(season: Int? = nil, seasonCount: Int? = nil, number: Int? = nil, episodeCount: Int? = nil,
-                part: Int? = nil, partCount: Int? = nil) {
-        self.season = season
-        self.seasonCount = seasonCount
-        self.number = number
-        self.episodeCount = episodeCount
-        self.part = part
-        self.partCount = partCount
-    }
-
-    /// Nil when `text` is not three dot-separated fields of the form `[n][/total]`. Reads bytes,
-    /// not Characters: it runs for most programmes of a big guide.
-    public static func parse(_ text: String) -> XMLTVEpisode? {
+public enum XMLTVEpisode {
+    /// The numbers as an `Episode` counting from 1 (its other fields left empty); nil when `text`
+    /// is not three dot-separated fields of the form `[n][/total]`. Reads bytes, not Characters:
+    /// it runs for most programmes of a big guide.
+    public static func parse(_ text: String) -> Episode? {
         var fields: [(Int?, Int?)] = []
         fields.reserveCapacity(3)
         var index: Int?
@@ -66,12 +54,14 @@ public struct XMLTVEpisode: Sendable, Hashable {
             }
         }
         guard fields.count == 2, closeField() else { return nil }
-        return XMLTVEpisode(season: fields[0].0, seasonCount: fields[0].1, number: fields[1].0,
-                            episodeCount: fields[1].1, part: fields[2].0, partCount: fields[2].1)
+        return Episode(season: fields[0].0, seasonCount: fields[0].1, number: fields[1].0,
+                       episodeCount: fields[1].1, part: fields[2].0, partCount: fields[2].1)
     }
 
-    /// The `xmltv_ns` text for these numbers, or nil when there is none to write.
-    public var formatted: String? {
+    /// The `xmltv_ns` text for an episode's numbers, or nil when it has none to write.
+    public static func format(_ episode: Episode) -> String? {
+        let (season, seasonCount, number) = (episode.season, episode.seasonCount, episode.number)
+        let (episodeCount, part, partCount) = (episode.episodeCount, episode.part, episode.partCount)
         guard [season, seasonCount, number, episodeCount, part, partCount].contains(where: { $0 != nil }) else { return nil }
         func field(_ value: Int?, _ total: Int?) -> String {
             (value.map { String(max($0 - 1, 0)) } ?? "") + (total.map { "/\($0)" } ?? "")

@@ -446,14 +446,11 @@ private final class ReaderRun {
         var episode = p.episode ?? Episode()
         switch system {
         case "xmltv_ns":
-            guard episode.xmltvNS == nil, let parsed = XMLTVEpisode.parse(text) else { return }
-            episode.xmltvNS = text
-            episode.season = parsed.season
-            episode.seasonCount = parsed.seasonCount
-            episode.number = parsed.number
-            episode.episodeCount = parsed.episodeCount
-            episode.part = parsed.part
-            episode.partCount = parsed.partCount
+            guard episode.xmltvNS == nil, var numbered = XMLTVEpisode.parse(text) else { return }
+            numbered.xmltvNS = text
+            numbered.onscreen = episode.onscreen
+            numbered.other = episode.other
+            episode = numbered
         case "onscreen":
             guard episode.onscreen == nil else { return }
             episode.onscreen = text

@@ -151,10 +151,8 @@ public enum XMLTVWriter {
     }
 
     private static func write(_ episode: Episode, to out: TextWriter) {
-        let numbers = XMLTVEpisode(season: episode.season, seasonCount: episode.seasonCount, number: episode.number,
-                                   episodeCount: episode.episodeCount, part: episode.part, partCount: episode.partCount)
         // The source's own notation when it is valid, so that an export gives it back unchanged.
-        let xmltvNS = episode.xmltvNS.flatMap { XMLTVEpisode.parse($0) != nil ? $0 : nil } ?? numbers.formatted
+        let xmltvNS = episode.xmltvNS.flatMap { XMLTVEpisode.parse($0) != nil ? $0 : nil } ?? XMLTVEpisode.format(episode)
         if let xmltvNS {
             out.start("episode-num")
             out.attribute("system", "xmltv_ns")
