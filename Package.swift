@@ -50,6 +50,7 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: [
             "GuideCore",
+            "GuideTransport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ], path: "Tests/TestSupport"),
         .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"]),

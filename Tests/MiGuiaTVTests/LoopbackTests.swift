@@ -12,7 +12,7 @@ struct LoopbackTests {
         let log = RequestLog()
         let handler = LoopbackServer.serving(directory: Fixtures.url("miguiatv"), mountPath: "/1/")
         try await LoopbackServer.run(log: log, handler) { root in
-            let miguia = provider(LiveTransport(), base: root.appendingPathComponent("1"))
+            let miguia = provider(LiveTransport(policy: .loopbackExact), base: root.appendingPathComponent("1"))
 
             let channels = try await miguia.channels()
             #expect(channels.count == 24)

@@ -111,7 +111,7 @@ struct XMLTVProviderTests {
     func overHTTP() async throws {
         let log = RequestLog()
         try await LoopbackServer.run(log: log, LoopbackServer.serving(directory: Fixtures.url("xmltv"))) { base in
-            let sample = XMLTVProvider(id: "remote", source: base.appendingPathComponent("sample.xml"), transport: LiveTransport())
+            let sample = XMLTVProvider(id: "remote", source: base.appendingPathComponent("sample.xml"), transport: LiveTransport(policy: .loopbackExact))
             #expect(try await sample.channels().count == 24)
             let la2 = try await sample.schedule(for: ChannelRef(id: "la2", providerID: "La2.es"), in: Self.week)
             #expect(la2.first?.title == "That's English")
@@ -119,10 +119,10 @@ struct XMLTVProviderTests {
             #expect(await log.count(path: "/sample.xml") == 1)
             #expect(await sample.reportNotes() == ["parsed 3501 programmes on 24 channels from \(base.absoluteString)sample.xml"])
 
-            let gzip = XMLTVProvider(id: "remote-gz", source: base.appendingPathComponent("small.xml.gz"), transport: LiveTransport())
+            let gzip = XMLTVProvider(id: "remote-gz", source: base.appendingPathComponent("small.xml.gz"), transport: LiveTransport(policy: .loopbackExact))
             #expect(try await gzip.channels().map(\.id) == ["Clan.es"])
 
-            let missing = XMLTVProvider(id: "remote-404", source: base.appendingPathComponent("gone.xml"), transport: LiveTransport())
+            let missing = XMLTVProvider(id: "remote-404", source: base.appendingPathComponent("gone.xml"), transport: LiveTransport(policy: .loopbackExact))
             let error = await #expect(throws: ProviderError.self) { try await missing.channels() }
             #expect(error == .http(status: 404, url: base.appendingPathComponent("gone.xml").absoluteString))
         }
