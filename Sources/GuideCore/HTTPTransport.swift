@@ -36,6 +36,8 @@ public protocol HTTPTransport: Sendable {
     /// GETs `url`. Returns a 2xx response; anything else throws a `ProviderError`
     /// (`http`, `timeout`, `unreachable`, `rateLimited`, `notFound` for a missing recording).
     func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse
+    /// POSTs `body` to `url` (a login, say), never from a cache; same errors as `get`.
+    func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse
 }
 
 extension HTTPTransport {

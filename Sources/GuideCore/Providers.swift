@@ -17,46 +17,6 @@ extension GuideProvider {
     public func reportNotes() async -> [String] { [] }
 }
 
-/// What a metadata lookup asks about one work.
-public struct MetadataQuery: Codable, Sendable, Hashable {
-    public var kind: ProgrammeKind
-    public var title: String
-    public var year: Int?
-    /// Ids the guide already carries (`tmdb`, `imdb`, `thetvdb`…): looked up directly when present.
-    public var providerIDs: [String: String]
-
-    public init(kind: ProgrammeKind, title: String, year: Int? = nil, providerIDs: [String: String] = [:]) {
-        self.kind = kind
-        self.title = title
-        self.year = year
-        self.providerIDs = providerIDs
-    }
-}
-
-/// Details of a film or series from a metadata provider.
-public struct Metadata: Codable, Sendable, Hashable {
-    public var title: String
-    public var originalTitle: String?
-    public var year: Int?
-    public var overview: String?
-    public var genres: [String]?
-    public var credits: [Credit]?
-    public var images: [ImageRef]?
-    public var rating: Double?
-    public var providerIDs: [String: String]
-
-    public init(title: String, providerIDs: [String: String]) {
-        self.title = title
-        self.providerIDs = providerIDs
-    }
-}
-
-/// A source of film and series details. Returns nil when it has no match, so the chain asks the next.
-public protocol MetadataProvider: Sendable {
-    var id: String { get }
-    func lookup(_ query: MetadataQuery) async throws -> Metadata?
-}
-
 /// One row of a daily audience ranking.
 public struct AudienceRecord: Codable, Sendable, Hashable {
     public var day: Day

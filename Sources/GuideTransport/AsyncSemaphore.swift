@@ -56,3 +56,21 @@ actor AsyncSemaphore {
         waiters.remove(at: index).continuation.resume(throwing: CancellationError())
     }
 }
+
+/// A gate that a 429 closes for its `Retry-After`: requests arriving meanwhile wait for it to
+/// open. Closing again only ever pushes the opening later.
+actor PauseGate {
+    private var closedUntil: ContinuousClock.Instant?
+
+    func close(for duration: Duration) {
+        let until = ContinuousClock.now + duration
+        if let closedUntil, closedUntil >= until { return }
+        closedUntil = until
+    }
+
+    func waitUntilOpen() async throws {
+        while let until = closedUntil, until > ContinuousClock.now {
+            try await Task.sleep(until: until, clock: .continuous)
+        }
+    }
+}

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import GuideCore
 import Logging
+import NIOCore
+import NIOHTTP1
 
 /// The network transport: AsyncHTTPClient with a per-attempt timeout, a per-transport bound on
 /// requests in flight, retries with exponential backoff, `429` + `Retry-After`, and an optional
@@ -42,6 +44,9 @@ public final class LiveTransport: HTTPTransport {
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let permits: AsyncSemaphore
+    /// Set by a 429 with `Retry-After`: every request of this transport waits it out, not only
+    /// the one that was told, so a rate-limited provider slows down instead of failing.
+    private let rateLimitPause = PauseGate()
 
     /// - Parameters:
     ///   - now: the wall clock for cache freshness and `Retry-After` dates; tests pass a fixed one.
@@ -66,11 +71,7 @@ public final class LiveTransport: HTTPTransport {
 
     public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
         let shown = URLRedaction.redacted(url)
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
-        else {
-            throw ProviderError.notConfigured("not an http(s) URL: \(shown)")
-        }
+        try Self.checkHTTP(url)
 
         let cached = cache?.entry(for: url)
         if let cached {
@@ -90,7 +91,7 @@ public final class LiveTransport: HTTPTransport {
         // The permit is held through retries and their waits: a provider that is rate limiting
         // or failing is not hit by this transport's other requests meanwhile.
         let fetched = try await permits.withPermit {
-            try await fetchWithRetries(url, headers: requestHeaders, acceptNotModified: cached != nil && isConditional)
+            try await fetchWithRetries(.GET, url, headers: requestHeaders, acceptNotModified: cached != nil && isConditional)
         }
 
         if fetched.status == 304, let cached {
@@ -108,6 +109,22 @@ public final class LiveTransport: HTTPTransport {
                   lastModified: fetched.headers["last-modified"], contentType: fetched.headers["content-type"])
         }
         return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
+    }
+
+    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+        try Self.checkHTTP(url)
+        let fetched = try await permits.withPermit {
+            try await fetchWithRetries(.POST, url, headers: headers, body: body, acceptNotModified: false)
+        }
+        return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
+    }
+
+    private static func checkHTTP(_ url: URL) throws {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else {
+            throw ProviderError.notConfigured("not an http(s) URL: \(URLRedaction.redacted(url))")
+        }
     }
 
     // MARK: - Cache
@@ -147,7 +164,9 @@ public final class LiveTransport: HTTPTransport {
     }
 
     /// Returns a 2xx (or a 304 to a conditional request); throws the typed error once retries are spent.
-    private func fetchWithRetries(_ url: URL, headers: [String: String], acceptNotModified: Bool) async throws -> Fetched {
+    private func fetchWithRetries(
+        _ method: HTTPMethod, _ url: URL, headers: [String: String], body: Data? = nil, acceptNotModified: Bool
+    ) async throws -> Fetched {
         let shown = URLRedaction.redacted(url)
         var retry = 0
         while true {
@@ -155,7 +174,8 @@ public final class LiveTransport: HTTPTransport {
             let reason: String
             do {
                 logger.debug("fetch", metadata: ["url": "\(shown)", "attempt": "\(retry + 1)"])
-                let fetched = try await attempt(url, headers: headers)
+                try await rateLimitPause.waitUntilOpen()
+                let fetched = try await attempt(method, url, headers: headers, body: body)
                 switch fetched.status {
                 case 200..<300:
                     return fetched
@@ -168,6 +188,7 @@ public final class LiveTransport: HTTPTransport {
                     }
                     guard retry < policy.retries else { throw ProviderError.rateLimited(retryAfter: retryAfter) }
                     wait = retryAfter.map { Duration(secondsValue: $0) } ?? policy.backoff(beforeRetry: retry)
+                    await rateLimitPause.close(for: wait)
                     reason = "HTTP 429"
                 case 408, 500..<600:
                     guard retry < policy.retries else { throw ProviderError.http(status: fetched.status, url: shown) }
@@ -200,11 +221,11 @@ public final class LiveTransport: HTTPTransport {
 
     /// One request, bounded by `policy.timeout` from start to the end of the body (the client's
     /// own deadline stops at the response head, so a slow body would otherwise hang).
-    private func attempt(_ url: URL, headers: [String: String]) async throws -> Fetched {
+    private func attempt(_ method: HTTPMethod, _ url: URL, headers: [String: String], body: Data?) async throws -> Fetched {
         let timeout = policy.timeout
         do {
             return try await withThrowingTaskGroup(of: Fetched.self) { group in
-                group.addTask { try await self.perform(url, headers: headers) }
+                group.addTask { try await self.perform(method, url, headers: headers, body: body) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     throw AttemptFailure.timeout
@@ -236,9 +257,12 @@ public final class LiveTransport: HTTPTransport {
         }
     }
 
-    private func perform(_ url: URL, headers: [String: String]) async throws -> Fetched {
+    private func perform(_ method: HTTPMethod, _ url: URL, headers: [String: String], body: Data?) async throws -> Fetched {
         var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
+        request.method = method
+        if let body {
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
         let given = Set(headers.keys.map { $0.lowercased() })
         if !given.contains("user-agent") {
             request.headers.add(name: "User-Agent", value: "tvguide")

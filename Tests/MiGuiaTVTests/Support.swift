@@ -9,7 +9,7 @@ let apiBase = URL(string: "http://api.miguia.tv/1/")!
 
 /// Answers requests below `apiBase` from a folder of recorded responses, as the replay transport
 /// does, and remembers what was asked.
-struct FixtureTransport: HTTPTransport {
+struct FixtureTransport: GetOnlyTransport {
     let folder: URL
     let log = URLLog()
 
@@ -28,7 +28,7 @@ struct FixtureTransport: HTTPTransport {
 }
 
 /// Answers every request with the given body, or throws the given error.
-struct ScriptedTransport: HTTPTransport {
+struct ScriptedTransport: GetOnlyTransport {
     let answer: @Sendable (URL) throws -> Data
 
     init(_ answer: @escaping @Sendable (URL) throws -> Data) {

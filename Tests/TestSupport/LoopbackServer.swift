@@ -11,12 +11,15 @@ public struct LoopbackRequest: Sendable {
     public var query: String?
     /// Header names lower-cased; repeated headers joined with ", ".
     public var headers: [String: String]
+    /// The request body (a POSTed login), empty for a GET.
+    public var body: Data
 
-    public init(method: String = "GET", path: String, query: String? = nil, headers: [String: String] = [:]) {
+    public init(method: String = "GET", path: String, query: String? = nil, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.body = body
     }
 }
 
@@ -88,7 +91,7 @@ public enum LoopbackServer {
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            let loopbackRequest = LoopbackRequest(request)
+            let loopbackRequest = await LoopbackRequest(request)
             await log?.began(loopbackRequest)
             let response = await handler(loopbackRequest)
             if let delay = response.delay {
@@ -151,13 +154,14 @@ public enum LoopbackServer {
 }
 
 extension LoopbackRequest {
-    init(_ request: Request) {
+    init(_ request: Request) async {
         var headers: [String: String] = [:]
         for field in request.headers {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
         }
-        self.init(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers)
+        let body = (try? await request.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
+        self.init(method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: headers, body: body)
     }
 }
 

@@ -130,7 +130,7 @@ struct XMLTVProviderTests {
 }
 
 /// Serves one body for every URL and counts the requests.
-actor CountingTransport: HTTPTransport {
+actor CountingTransport: GetOnlyTransport {
     let body: Data
     private(set) var requests = 0
 
