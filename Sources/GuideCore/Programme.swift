@@ -47,6 +47,8 @@ public struct Programme: Codable, Sendable, Hashable {
     public var providerIDs: [String: String]?
     /// The provider that supplied this airing.
     public var source: String
+    /// The id of the film or series in `Snapshot.works` that metadata enrichment matched.
+    public var work: String?
 
     public init(channel: String, start: Date, stop: Date? = nil, title: String, source: String) {
         self.channel = channel
@@ -64,7 +66,7 @@ public struct Programme: Codable, Sendable, Hashable {
         case categories, keywords, date, year, episode, credits, language, originalLanguage
         case countries, length, images, urls, video, audio, previouslyShown, premiere, lastChance
         case isNew = "new"
-        case subtitles, ratings, starRatings, providerIDs, source
+        case subtitles, ratings, starRatings, providerIDs, source, work
     }
 }
 

@@ -12,14 +12,18 @@ public struct Snapshot: Codable, Sendable, Hashable {
     public var channels: [Channel]
     /// Sorted by channel, then start.
     public var programmes: [Programme]
+    /// Films and series the programmes point at (`Programme.work`), by `Work.id`.
+    public var works: [String: Work]
     public var report: RunReport
 
-    public init(generatedAt: Date, window: TimeWindow, channels: [Channel], programmes: [Programme], report: RunReport) {
+    public init(generatedAt: Date, window: TimeWindow, channels: [Channel], programmes: [Programme],
+                works: [String: Work] = [:], report: RunReport) {
         self.schemaVersion = Self.currentSchemaVersion
         self.generatedAt = generatedAt
         self.window = window
         self.channels = channels
         self.programmes = programmes
+        self.works = works
         self.report = report
     }
 }
@@ -31,12 +35,16 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var channels: [ChannelReport]
     public var normalisation: NormalisationReport
     public var warnings: [String]
+    /// Metadata enrichment; nil when providers.yaml has no `metadata` chains.
+    public var metadata: MetadataReport?
 
-    public init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(), warnings: [String] = []) {
+    public init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(),
+                warnings: [String] = [], metadata: MetadataReport? = nil) {
         self.providers = providers
         self.channels = channels
         self.normalisation = normalisation
         self.warnings = warnings
+        self.metadata = metadata
     }
 }
 
