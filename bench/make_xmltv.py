@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes a deterministic XMLTV guide of N channels x D days for the benchmarks.
 
-Usage: make_xmltv.py CHANNELS DAYS OUTPUT [--shift-minutes M] [--start 2026-10-19]
+Usage: make_xmltv.py CHANNELS DAYS OUTPUT [--shift-minutes M] [--start 2026-10-19] [--works N]
 
 Each channel gets about 24 airings a day of 30 to 90 minutes with titles, descriptions,
 categories, credits on films and episode numbers on series, so a 300 x 7 guide is about 50,000
 programmes and 25 MB, the size the issue names. The same arguments give the same bytes.
+
+With --works N, films and series are drawn from N distinct works (half films, half series), each
+carrying its TMDB id as xmltv.dtd proposes (`<episode-num system="themoviedb.org">movie/ID`), so
+that the metadata benchmark has N distinct titles to enrich however often each airs.
 """
 import argparse
 import datetime as dt
@@ -31,7 +35,9 @@ def main():
     parser.add_argument("output")
     parser.add_argument("--shift-minutes", type=int, default=0)
     parser.add_argument("--start", default="2026-10-19")
+    parser.add_argument("--works", type=int, default=0)
     args = parser.parse_args()
+    works = [(f"Obra {n:05d}", "movie" if n % 2 == 0 else "tv", 100000 + n) for n in range(args.works)]
 
     rng = random.Random(20261019)
     start = dt.datetime.fromisoformat(args.start).replace(hour=6, tzinfo=dt.timezone.utc)
@@ -51,6 +57,9 @@ def main():
                 stop = t + dt.timedelta(minutes=length)
                 category, kind = rng.choice(KINDS)
                 title = sentence(rng, rng.randint(2, 4))
+                work = rng.choice(works) if works and kind in ("movie", "series") else None
+                if work:
+                    title = work[0]
                 fmt = "%Y%m%d%H%M%S +0000"
                 out.write(f'  <programme start="{t.strftime(fmt)}" stop="{stop.strftime(fmt)}" channel="bench{c:04d}.es">\n')
                 out.write(f'    <title lang="es">{title}</title>\n')
@@ -68,6 +77,8 @@ def main():
                 if kind == "series":
                     episode += 1
                     out.write(f'    <episode-num system="xmltv_ns">{episode // 20}.{episode % 20}.</episode-num>\n')
+                if work:
+                    out.write(f'    <episode-num system="themoviedb.org">{work[1]}/{work[2]}</episode-num>\n')
                 out.write('  </programme>\n')
                 t = stop
         out.write("</tv>\n")

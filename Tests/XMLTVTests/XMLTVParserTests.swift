@@ -46,7 +46,8 @@ struct XMLTVParserTests {
         expected.keywords = [LocalizedText("posguerra", lang: "es"), LocalizedText("fairy tale", lang: "en")]
         expected.date = "20061011"
         expected.year = 2006
-        expected.episode = Episode(other: ["dd_progid": "MV00123456.0000", "imdb.com": "tt0457430"])
+        expected.episode = Episode(other: ["dd_progid": "MV00123456.0000"])
+        expected.providerIDs = ["imdb": "tt0457430", "tmdb": "1417"]
         expected.credits = [
             Credit(role: .director, name: "Guillermo del Toro"),
             Credit(role: .actor, name: "Ivana Baquero", character: "Ofelia"),

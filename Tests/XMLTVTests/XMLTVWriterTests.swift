@@ -99,13 +99,33 @@ struct XMLTVWriterTests {
     @Test("episode numbers from another source are written as xmltv_ns")
     func episodeNumbers() throws {
         var programme = Programme(channel: "La1.es", start: utc("2026-10-19T21:00:00Z"), title: "Aída", source: "s")
-        programme.episode = Episode(season: 3, number: 10, episodeCount: 24, other: ["imdb.com": "tt0423651"])
+        programme.episode = Episode(season: 3, number: 10, episodeCount: 24, other: ["dd_progid": "EP00123456.0003"])
         let data = try XMLTVWriter.write(channels: [Channel(id: "La1.es", name: "La 1")], programmes: [programme])
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#"<episode-num system="xmltv_ns">2.9/24.</episode-num>"#))
         let back = try XMLTVParser(source: "s").parse(data, name: "episodes.xml").programmes
         #expect(back.first?.episode == Episode(season: 3, number: 10, episodeCount: 24, xmltvNS: "2.9/24.",
-                                               other: ["imdb.com": "tt0423651"]))
+                                               other: ["dd_progid": "EP00123456.0003"]))
+    }
+
+    @Test("metadata database ids are written in the systems xmltv.dtd proposes and read back as provider ids")
+    func databaseIDs() throws {
+        var film = Programme(channel: "La1.es", start: utc("2026-10-19T21:00:00Z"), title: "Alien", source: "s")
+        film.kind = .movie
+        film.providerIDs = ["tmdb": "348", "imdb": "tt0078748", "miguiatv": "77"]
+        var series = Programme(channel: "La1.es", start: utc("2026-10-19T23:00:00Z"), title: "Aída", source: "s")
+        series.kind = .series
+        series.providerIDs = ["tmdb": "1417", "thetvdb": "79349"]
+        let data = try XMLTVWriter.write(channels: [Channel(id: "La1.es", name: "La 1")], programmes: [film, series])
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#"<episode-num system="themoviedb.org">movie/348</episode-num>"#))
+        #expect(text.contains(#"<episode-num system="imdb.com">title/tt0078748</episode-num>"#))
+        #expect(text.contains(#"<episode-num system="themoviedb.org">tv/1417</episode-num>"#))
+        #expect(text.contains(#"<episode-num system="thetvdb.com">series/79349</episode-num>"#))
+        #expect(!text.contains("miguiatv"))
+        let back = try XMLTVParser(source: "s").parse(data, name: "ids.xml").programmes
+        #expect(back.map(\.providerIDs) == [["tmdb": "348", "imdb": "tt0078748"], ["tmdb": "1417", "thetvdb": "79349"]])
+        #expect(back.allSatisfy { $0.episode == nil })
     }
 }
 

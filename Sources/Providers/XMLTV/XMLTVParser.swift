@@ -443,6 +443,10 @@ private final class ReaderRun {
     /// `xmltv_ns` is `season[/seasons].episode[/episodes].part[/parts]`, counting from 0; a
     /// malformed one is ignored rather than guessed at.
     static func addEpisodeNumber(_ text: String, system: String, to p: inout Programme) {
+        if let (database, id) = XMLTVDatabaseID.parse(system: system, text: text) {
+            if p.providerIDs?[database] == nil { p.providerIDs = (p.providerIDs ?? [:]).merging([database: id]) { first, _ in first } }
+            return
+        }
         var episode = p.episode ?? Episode()
         switch system {
         case "xmltv_ns":

@@ -99,6 +99,12 @@ public enum XMLTVWriter {
         for url in p.urls ?? [] { out.element("url", url) }
         for country in p.countries ?? [] { out.element("country", country) }
         if let episode = p.episode { write(episode, to: out) }
+        for (system, text) in XMLTVDatabaseID.episodeNumbers(for: p) {
+            out.start("episode-num")
+            out.attribute("system", system)
+            out.text(text)
+            out.end()
+        }
         if let video = p.video, video != VideoInfo() {
             out.start("video")
             out.element("present", video.present.map(Self.yesNo))
