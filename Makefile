@@ -13,3 +13,4 @@ test: deps
 
 bench: deps
 	bench/run.sh
+	bench/metadata.sh

@@ -38,9 +38,13 @@ let package = Package(
                 path: "Sources/Providers/XMLTV"),
         .target(name: "MiGuiaTV", dependencies: ["GuideCore"],
                 path: "Sources/Providers/MiGuiaTV"),
+        .target(name: "TMDB", dependencies: ["GuideCore"],
+                path: "Sources/Providers/TMDB"),
+        .target(name: "TheTVDB", dependencies: ["GuideCore"],
+                path: "Sources/Providers/TheTVDB"),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
-            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV",
+            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tvguide", dependencies: [
@@ -58,6 +62,8 @@ let package = Package(
         .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "TestSupport"]),
         .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GuideTransport", "TestSupport"]),
         .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideTransport", "TestSupport"]),
+        .testTarget(name: "TMDBTests", dependencies: ["TMDB", "GuideTransport", "TestSupport"]),
+        .testTarget(name: "TheTVDBTests", dependencies: ["TheTVDB", "GuideTransport", "TestSupport"]),
         .testTarget(name: "TVGuideKitTests", dependencies: ["TVGuideKit", "TestSupport", "tvguide"]),
     ]
 )

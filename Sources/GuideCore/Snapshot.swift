@@ -2,7 +2,9 @@ import Foundation
 
 /// The merged guide as written to disk: versioned, deterministic JSON (see docs/snapshot.md).
 public struct Snapshot: Codable, Sendable, Hashable {
-    public static let currentSchemaVersion = 1
+    /// 2 added `works` and `Programme.work`. Version 1 files, written before metadata enrichment,
+    /// are still read: they have no works.
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int
     /// The run's clock (`--now`), so that a build from the same inputs gives the same bytes.
@@ -25,6 +27,18 @@ public struct Snapshot: Codable, Sendable, Hashable {
         self.programmes = programmes
         self.works = works
         self.report = report
+    }
+
+    /// As synthesised, except that `works` may be absent (schema 1).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        generatedAt = try container.decode(Date.self, forKey: .generatedAt)
+        window = try container.decode(TimeWindow.self, forKey: .window)
+        channels = try container.decode([Channel].self, forKey: .channels)
+        programmes = try container.decode([Programme].self, forKey: .programmes)
+        works = try container.decodeIfPresent([String: Work].self, forKey: .works) ?? [:]
+        report = try container.decode(RunReport.self, forKey: .report)
     }
 }
 
@@ -174,6 +188,15 @@ extension RunReport {
             }
         }
         report.warnings = report.warnings.map(clean)
+        if var metadata = report.metadata {
+            for index in metadata.providers.indices {
+                metadata.providers[index].notes = metadata.providers[index].notes.map(clean)
+                for error in metadata.providers[index].errors.indices {
+                    metadata.providers[index].errors[error].message = clean(metadata.providers[index].errors[error].message)
+                }
+            }
+            report.metadata = metadata
+        }
         return report
     }
 }

@@ -46,6 +46,7 @@ public enum SnapshotCodec {
         return Data(writer.bytes)
     }
 
+    /// Reads every schema up to `Snapshot.currentSchemaVersion`.
     public static func decode(_ data: Data) throws -> Snapshot {
         let snapshot: Snapshot
         do {
@@ -60,7 +61,11 @@ public enum SnapshotCodec {
         guard snapshot.schemaVersion <= Snapshot.currentSchemaVersion else {
             throw SnapshotError.unsupportedSchemaVersion(file: nil, found: snapshot.schemaVersion, supported: Snapshot.currentSchemaVersion)
         }
-        return snapshot
+        // An older file is read as a current snapshot (schema 1: one without works), so that
+        // writing it back labels the bytes with the schema they are written in.
+        var current = snapshot
+        current.schemaVersion = Snapshot.currentSchemaVersion
+        return current
     }
 
     /// A decoder for JSON written by `JSONWriter`: times are ISO 8601 strings.
@@ -177,6 +182,13 @@ struct JSONWriter {
         return result
     }
 
+    /// `value` as compact JSON.
+    static func compact(_ value: some JSONWritable) -> String {
+        var writer = JSONWriter(pretty: false)
+        value.write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     // MARK: containers
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
@@ -288,6 +300,58 @@ struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A finite number as Python's `repr` writes it, which is what `json.dumps` writes: the
+    /// shortest digits that read back as the same `Double`, in positional notation with at least
+    /// one fractional digit (`7.9`, `1.0`, `0.0001`) unless that takes more than 16 digits before
+    /// the point or 4 zeros after it (`1e+16`, `1.5e-05`). Swift's `description` finds the same
+    /// shortest digits but switches to an exponent at other magnitudes.
+    mutating func double(_ value: Double) {
+        precondition(value.isFinite, "JSON has no \(value)")
+        var text = value.magnitude.description
+        if value.sign == .minus { bytes.append(0x2D) }
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+            text = String(text[..<e])
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let integer = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
+        // value = 0.<digits> × 10^point
+        var digits = Array((integer + fraction).utf8)
+        var point = integer.count + exponent
+        while digits.count > 1, digits.first == 0x30 {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > 1, digits.last == 0x30 { digits.removeLast() }
+        if digits == [0x30] { point = 1 }
+
+        if point > 16 || point <= -4 {
+            bytes.append(digits[0])
+            if digits.count > 1 {
+                bytes.append(0x2E)
+                bytes.append(contentsOf: digits[1...])
+            }
+            let power = point - 1
+            bytes.append(contentsOf: Array("e\(power < 0 ? "-" : "+")".utf8))
+            if abs(power) < 10 { bytes.append(0x30) }
+            bytes.append(contentsOf: String(abs(power)).utf8)
+        } else if point <= 0 {
+            bytes.append(contentsOf: [0x30, 0x2E])
+            bytes.append(contentsOf: repeatElement(0x30, count: -point))
+            bytes.append(contentsOf: digits)
+        } else if point < digits.count {
+            bytes.append(contentsOf: digits[..<point])
+            bytes.append(0x2E)
+            bytes.append(contentsOf: digits[point...])
+        } else {
+            bytes.append(contentsOf: digits)
+            bytes.append(contentsOf: repeatElement(0x30, count: point - digits.count))
+            bytes.append(contentsOf: [0x2E, 0x30])
+        }
+    }
+
     mutating func bool(_ value: Bool) {
         bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
     }
@@ -319,6 +383,17 @@ struct JSONWriter {
         }
     }
 
+    /// A map to objects, keys sorted.
+    mutating func map<W: JSONWritable>(_ values: [String: W]) {
+        let keys = values.keys.sorted(by: SnapshotCodec.precedes)
+        object { json in
+            for key in keys {
+                json.key(key)
+                values[key]?.write(to: &json)
+            }
+        }
+    }
+
     // MARK: members, nil left out
 
     mutating func member(_ name: StaticString, _ value: String?) {
@@ -329,6 +404,13 @@ struct JSONWriter {
     mutating func member(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         key(name); int(value)
+    }
+
+    /// Left out when not finite as well: JSON has no NaN or infinity, and a score that is not
+    /// a number is no score.
+    mutating func member(_ name: StaticString, _ value: Double?) {
+        guard let value, value.isFinite else { return }
+        key(name); double(value)
     }
 
     mutating func member(_ name: StaticString, _ value: Bool?) {
@@ -361,6 +443,11 @@ struct JSONWriter {
         key(name); map(value)
     }
 
+    mutating func member<W: JSONWritable>(_ name: StaticString, _ value: [String: W]?) {
+        guard let value else { return }
+        key(name); map(value)
+    }
+
     mutating func member<R: RawRepresentable<String>>(_ name: StaticString, _ value: R?) {
         guard let value else { return }
         key(name); string(value.rawValue)
@@ -378,6 +465,7 @@ extension Snapshot: JSONWritable {
             json.member("report", report)
             json.member("schemaVersion", schemaVersion)
             json.member("window", window)
+            json.member("works", works)
         }
     }
 }
@@ -449,6 +537,7 @@ extension Programme: JSONWritable {
             json.member("title", title)
             json.member("urls", urls)
             json.member("video", video)
+            json.member("work", work)
             json.member("year", year)
         }
     }
@@ -553,6 +642,7 @@ extension RunReport: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.member("channels", channels)
+            json.member("metadata", metadata)
             json.member("normalisation", normalisation)
             json.member("providers", providers)
             json.member("warnings", warnings)
@@ -608,6 +698,127 @@ extension NormalisationReport: JSONWritable {
             json.member("overlapsTrimmed", overlapsTrimmed)
             json.member("stopsFilled", stopsFilled)
             json.member("unknownChannel", unknownChannel)
+        }
+    }
+}
+
+extension Work: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("guideTitles", guideTitles)
+            json.member("id", id)
+            json.member("kind", kind)
+            json.member("matches", matches)
+            json.member("metadata", metadata)
+            json.member("sources", sources)
+        }
+    }
+}
+
+extension Metadata: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("backdrop", backdrop)
+            json.member("budget", budget)
+            json.member("cast", cast)
+            json.member("contentRating", contentRating)
+            json.member("countries", countries)
+            json.member("crew", crew)
+            json.member("genres", genres)
+            json.member("homepage", homepage)
+            json.member("images", images)
+            json.member("network", network)
+            json.member("originalLanguage", originalLanguage)
+            json.member("originalTitle", originalTitle)
+            json.member("overview", overview)
+            json.member("poster", poster)
+            json.member("providerIDs", providerIDs)
+            json.member("released", released)
+            json.member("revenue", revenue)
+            json.member("runtime", runtime)
+            json.member("seasons", seasons)
+            json.member("status", status)
+            json.member("tagline", tagline)
+            json.member("title", title)
+            json.member("videos", videos)
+            json.member("voteAverage", voteAverage)
+            json.member("voteCount", voteCount)
+            json.member("year", year)
+        }
+    }
+}
+
+extension CastMember: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("character", character)
+            json.member("name", name)
+            json.member("photo", photo)
+        }
+    }
+}
+
+extension CrewMember: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("department", department)
+            json.member("job", job)
+            json.member("name", name)
+        }
+    }
+}
+
+extension Video: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("key", key)
+            json.member("language", language)
+            json.member("name", name)
+            json.member("site", site)
+            json.member("type", type)
+        }
+    }
+}
+
+extension MetadataMatch: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("confidence", confidence)
+            json.member("method", method)
+            json.member("providerID", providerID)
+            json.member("title", title)
+        }
+    }
+}
+
+extension MetadataReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("ambiguous", ambiguous)
+            json.member("programmesEnriched", programmesEnriched)
+            json.member("providers", providers)
+            json.member("titles", titles)
+            json.member("unmatched", unmatched)
+            json.member("works", works)
+        }
+    }
+}
+
+extension MetadataProviderReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("ambiguous", ambiguous)
+            json.member("cached", cached)
+            json.member("errors", errors)
+            json.member("failed", failed)
+            json.member("id", id)
+            json.member("lookups", lookups)
+            json.member("matched", matched)
+            json.member("noMatch", noMatch)
+            json.member("notes", notes)
+            json.member("status", status)
+            json.member("type", type)
+            json.member("worksContributed", worksContributed)
         }
     }
 }

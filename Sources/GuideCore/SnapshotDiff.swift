@@ -1,10 +1,11 @@
 import Foundation
 
-/// What changed between two snapshots: channels added, removed and changed, and per channel the
-/// programmes added, removed and changed. A programme is the same airing when its (channel,
-/// start) is; every other field is compared, `source` included, because a provider switch is a
-/// change users want to see. `generatedAt`, `window` and `report` are not compared: they differ
-/// on every run.
+/// What changed between two snapshots: channels added, removed and changed, per channel the
+/// programmes added, removed and changed, and the works (films, series) added, removed and
+/// changed. A programme is the same airing when its (channel, start) is, a work when its id is;
+/// every other field is compared, `source` and a work's `sources` included, because a provider
+/// switch is a change users want to see. `generatedAt`, `window`, `schemaVersion` and `report`
+/// are not compared: they differ on every run.
 public enum SnapshotDiff {
     public static func compare(_ old: Snapshot, _ new: Snapshot) -> GuideDiff {
         let oldChannels = firstByKey(old.channels, \.id)
@@ -22,12 +23,50 @@ public enum SnapshotDiff {
             if !diff.isEmpty { channels.append(diff) }
         }
 
+        let worksChanged = new.works.compactMap { id, work -> GuideDiff.WorkChange? in
+            guard let previous = old.works[id], previous != work else { return nil }
+            return compareWork(id: id, old: previous, new: work)
+        }
+
         return GuideDiff(
             channelsAdded: newChannels.keys.filter { oldChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
             channelsRemoved: oldChannels.keys.filter { newChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
             channelsChanged: channelsChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) },
-            channels: channels.sorted { SnapshotCodec.precedes($0.channel, $1.channel) }
+            channels: channels.sorted { SnapshotCodec.precedes($0.channel, $1.channel) },
+            worksAdded: new.works.filter { old.works[$0.key] == nil }.map { GuideDiff.WorkSummary(id: $0.key, title: $0.value.shownTitle) }
+                .sorted { SnapshotCodec.precedes($0.id, $1.id) },
+            worksRemoved: old.works.filter { new.works[$0.key] == nil }.map { GuideDiff.WorkSummary(id: $0.key, title: $0.value.shownTitle) }
+                .sorted { SnapshotCodec.precedes($0.id, $1.id) },
+            worksChanged: worksChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) }
         )
+    }
+
+    /// A work's metadata fields by their own names (`overview`, `cast`), its `id`, `kind` and
+    /// `guideTitles`, and each provider's match as `matches.<provider>`; the providers that gave
+    /// each field apart, as `sources`. Nil when what the snapshot writes is the same (a score that
+    /// is not a number differs from itself but is not written).
+    static func compareWork(id: String, old: Work, new: Work) -> GuideDiff.WorkChange? {
+        func members(_ work: Work) -> [String: String] {
+            var members = JSONWriter.members(of: work.metadata)
+            let own = JSONWriter.members(of: work)
+            for name in ["id", "kind", "guideTitles"] { members[name] = own[name] }
+            for (provider, match) in work.matches {
+                members["matches.\(provider)"] = JSONWriter.compact(match)
+            }
+            return members
+        }
+        let oldMembers = members(old)
+        let newMembers = members(new)
+        let fields = Set(oldMembers.keys).union(newMembers.keys)
+            .filter { oldMembers[$0] != newMembers[$0] }
+            .sorted(by: SnapshotCodec.precedes)
+            .map { GuideDiff.FieldChange(field: $0, old: oldMembers[$0].map(shorten), new: newMembers[$0].map(shorten)) }
+        let sources = Set(old.sources.keys).union(new.sources.keys)
+            .filter { old.sources[$0] != new.sources[$0] }
+            .sorted(by: SnapshotCodec.precedes)
+            .map { GuideDiff.SourceChange(field: $0, old: old.sources[$0], new: new.sources[$0]) }
+        guard !fields.isEmpty || !sources.isEmpty else { return nil }
+        return GuideDiff.WorkChange(id: id, title: new.shownTitle, fields: fields, sources: sources)
     }
 
     static func compareProgrammes(channel: String, old: [Programme], new: [Programme]) -> GuideDiff.ChannelProgrammeDiff {
@@ -76,13 +115,22 @@ public enum SnapshotDiff {
     }
 }
 
-/// The result of `SnapshotDiff.compare`. Every list is sorted: channels by id, programmes by start.
+extension Work {
+    /// What a diff calls the work: the merged title, else the guide's.
+    fileprivate var shownTitle: String? { metadata.title ?? guideTitles.first }
+}
+
+/// The result of `SnapshotDiff.compare`. Every list is sorted: channels and works by id,
+/// programmes by start, fields by name.
 public struct GuideDiff: Codable, Sendable, Hashable {
     public var channelsAdded: [String]
     public var channelsRemoved: [String]
     public var channelsChanged: [ChannelChange]
     /// Only channels whose programmes differ, sorted by channel.
     public var channels: [ChannelProgrammeDiff]
+    public var worksAdded: [WorkSummary]
+    public var worksRemoved: [WorkSummary]
+    public var worksChanged: [WorkChange]
 
     public struct ChannelChange: Codable, Sendable, Hashable {
         public var id: String
@@ -141,6 +189,50 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
+    public struct WorkSummary: Codable, Sendable, Hashable {
+        /// `Work.id`: `movie/tmdb/348`.
+        public var id: String
+        /// The merged title, else the first guide title.
+        public var title: String?
+
+        public init(id: String, title: String?) {
+            self.id = id
+            self.title = title
+        }
+    }
+
+    public struct WorkChange: Codable, Sendable, Hashable {
+        public var id: String
+        /// The new merged title, else the first guide title.
+        public var title: String?
+        /// Metadata fields by their own names (`overview`, `voteAverage`), the work's `kind` and
+        /// `guideTitles`, and `matches.<provider>` for each provider's match; sorted by name.
+        public var fields: [FieldChange]
+        /// Fields whose provider changed (`overview`: `tmdb` → `tmdb-recorded`), sorted by field.
+        public var sources: [SourceChange]
+
+        public init(id: String, title: String?, fields: [FieldChange], sources: [SourceChange]) {
+            self.id = id
+            self.title = title
+            self.fields = fields
+            self.sources = sources
+        }
+    }
+
+    /// The provider that gave a work's field (a key of `Work.sources`), before and after, as the
+    /// provider's id (not JSON); nil when no provider gave it on that side.
+    public struct SourceChange: Codable, Sendable, Hashable {
+        public var field: String
+        public var old: String?
+        public var new: String?
+
+        public init(field: String, old: String?, new: String?) {
+            self.field = field
+            self.old = old
+            self.new = new
+        }
+    }
+
     /// One member's old and new value as compact JSON, cut to about 120 characters; nil when the
     /// member is absent on that side.
     public struct FieldChange: Codable, Sendable, Hashable {
@@ -155,11 +247,15 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
-    public init(channelsAdded: [String], channelsRemoved: [String], channelsChanged: [ChannelChange], channels: [ChannelProgrammeDiff]) {
+    public init(channelsAdded: [String], channelsRemoved: [String], channelsChanged: [ChannelChange], channels: [ChannelProgrammeDiff],
+                worksAdded: [WorkSummary] = [], worksRemoved: [WorkSummary] = [], worksChanged: [WorkChange] = []) {
         self.channelsAdded = channelsAdded
         self.channelsRemoved = channelsRemoved
         self.channelsChanged = channelsChanged
         self.channels = channels
+        self.worksAdded = worksAdded
+        self.worksRemoved = worksRemoved
+        self.worksChanged = worksChanged
     }
 
     /// Reads what `json()` wrote.
@@ -169,6 +265,7 @@ public struct GuideDiff: Codable, Sendable, Hashable {
 
     public var isEmpty: Bool {
         channelsAdded.isEmpty && channelsRemoved.isEmpty && channelsChanged.isEmpty && channels.allSatisfy(\.isEmpty)
+            && worksAdded.isEmpty && worksRemoved.isEmpty && worksChanged.isEmpty
     }
 
     public var programmesAdded: Int { channels.reduce(0) { $0 + $1.added.count } }
@@ -176,7 +273,8 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     public var programmesChanged: Int { channels.reduce(0) { $0 + $1.changed.count } }
 
     /// For people: channel changes, then per channel `+` added, `-` removed and `~` changed
-    /// programmes (each changed field on its own line), then a summary line.
+    /// programmes (each changed field on its own line), then works the same way (with the
+    /// providers that changed under `sources:`), then a summary line.
     public func text() -> String {
         guard !isEmpty else { return "no differences\n" }
         var lines: [String] = []
@@ -192,19 +290,41 @@ public struct GuideDiff: Codable, Sendable, Hashable {
             lines += channel.removed.map { "  - \(Self.time($0.start)) \($0.title)" }
             for change in channel.changed {
                 lines.append("  ~ \(Self.time(change.start)) \(change.title)")
-                lines += change.fields.map { "      \($0.field): \($0.old ?? "(none)") → \($0.new ?? "(none)")" }
+                lines += change.fields.map(Self.line)
+            }
+        }
+        if !worksAdded.isEmpty || !worksRemoved.isEmpty || !worksChanged.isEmpty {
+            lines.append("works:")
+            lines += worksAdded.map { "  + \(Self.named($0.id, $0.title))" }
+            lines += worksRemoved.map { "  - \(Self.named($0.id, $0.title))" }
+            for change in worksChanged {
+                lines.append("  ~ \(Self.named(change.id, change.title))")
+                lines += change.fields.map(Self.line)
+                if !change.sources.isEmpty {
+                    lines.append("      sources:")
+                    lines += change.sources.map { "        \($0.field): \($0.old ?? "(none)") → \($0.new ?? "(none)")" }
+                }
             }
         }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1`.
+    /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1; works +2 -0 ~1`.
     public var summary: String {
         let changedChannels = channels.count
         return "\(programmesAdded) added, \(programmesRemoved) removed, \(programmesChanged) changed "
             + "in \(changedChannels) channel\(changedChannels == 1 ? "" : "s"); "
-            + "channels +\(channelsAdded.count) -\(channelsRemoved.count) ~\(channelsChanged.count)"
+            + "channels +\(channelsAdded.count) -\(channelsRemoved.count) ~\(channelsChanged.count); "
+            + "works +\(worksAdded.count) -\(worksRemoved.count) ~\(worksChanged.count)"
+    }
+
+    private static func line(_ change: FieldChange) -> String {
+        "      \(change.field): \(change.old ?? "(none)") → \(change.new ?? "(none)")"
+    }
+
+    private static func named(_ id: String, _ title: String?) -> String {
+        title.map { "\(id) \($0)" } ?? id
     }
 
     /// For programs: pretty JSON with sorted keys and ISO 8601 times, as snapshots are written.
@@ -232,6 +352,39 @@ extension GuideDiff: JSONWritable {
             json.member("channelsAdded", channelsAdded)
             json.member("channelsChanged", channelsChanged)
             json.member("channelsRemoved", channelsRemoved)
+            json.member("worksAdded", worksAdded)
+            json.member("worksChanged", worksChanged)
+            json.member("worksRemoved", worksRemoved)
+        }
+    }
+}
+
+extension GuideDiff.WorkSummary: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("id", id)
+            json.member("title", title)
+        }
+    }
+}
+
+extension GuideDiff.WorkChange: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("fields", fields)
+            json.member("id", id)
+            json.member("sources", sources)
+            json.member("title", title)
+        }
+    }
+}
+
+extension GuideDiff.SourceChange: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("field", field)
+            json.member("new", new)
+            json.member("old", old)
         }
     }
 }

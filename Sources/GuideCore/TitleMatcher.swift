@@ -37,12 +37,13 @@ public enum TitleMatcher {
 
     public static func decide(title: String, year: Int?, among candidates: [Candidate]) -> Decision {
         let wanted = TitleKey(title)
+        guard !wanted.words.isEmpty else { return .noMatch }
         let queryYear = year ?? wanted.year
+        // De-duplicated after matching: a result listed twice may match under its second listing only.
         var seen = Set<String>()
-        let matching = candidates.filter { candidate in
-            guard seen.insert(candidate.id).inserted else { return false }
-            return candidate.titles.contains { TitleKey($0).words == wanted.words }
-        }
+        let matching = candidates
+            .filter { candidate in candidate.titles.contains { TitleKey($0).words == wanted.words } }
+            .filter { seen.insert($0.id).inserted }
         guard !matching.isEmpty else { return .noMatch }
 
         // A candidate's year may be written in its title ("Hermanos (2024)"), as TheTVDB does
@@ -52,7 +53,8 @@ public enum TitleMatcher {
         }
 
         guard let queryYear else {
-            return decided(matching, .titleOnly, distance: 0)
+            let neitherHasAYear = matching.count == 1 && candidateYear(matching[0]) == nil
+            return decided(matching, neitherHasAYear ? .exact : .titleOnly, distance: 0)
         }
         let exact = matching.filter { candidateYear($0) == queryYear }
         if !exact.isEmpty { return decided(exact, .exact, distance: 0) }

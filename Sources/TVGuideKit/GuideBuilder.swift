@@ -45,6 +45,7 @@ public enum GuideBuilder {
         let window = configuration.timeWindow(now: request.now, from: request.from, to: request.to)
         guard window.to > window.from else { throw BuildError.invalidWindow(from: window.from, to: window.to) }
         let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
+        let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue)
         let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
 
         let result = await setup.chain.run(window: window, progress: progress)
@@ -62,6 +63,15 @@ public enum GuideBuilder {
         }
         var snapshot = GuideAssembler.assemble(result, previous: previous, window: window, now: request.now)
         if let previousWarning { snapshot.report.warnings.append(previousWarning) }
+        var metadataElapsed: Duration?
+        if let enricher = metadata.enricher, !result.owners.isEmpty {
+            let enrichmentStarted = ContinuousClock.now
+            let enrichment = await enricher.enrich(snapshot.programmes)
+            snapshot.programmes = enrichment.programmes
+            snapshot.works = enrichment.works
+            snapshot.report.metadata = enrichment.report
+            metadataElapsed = ContinuousClock.now - enrichmentStarted
+        }
         if !setup.unused.isEmpty {
             snapshot.report.warnings.append("provider(s) defined but in no chain: \(setup.unused.joined(separator: ", "))")
         }
@@ -71,7 +81,7 @@ public enum GuideBuilder {
         for (id, timing) in setup.timings {
             timings[id] = (await timing.elapsed, await timing.requests)
         }
-        var summary = RunSummary(snapshot: snapshot, timings: timings, total: .zero)
+        var summary = RunSummary(snapshot: snapshot, timings: timings, metadataElapsed: metadataElapsed, total: .zero)
         guard !result.owners.isEmpty else {
             summary.total = ContinuousClock.now - started
             throw BuildError.nothingServed(summary)

@@ -2,6 +2,8 @@ import Foundation
 import GuideConfig
 import GuideCore
 import MiGuiaTV
+import TheTVDB
+import TMDB
 import XMLTV
 
 /// The provider types `providers.yaml` can name: `type:` → a factory. Adding a provider is a new
@@ -16,11 +18,32 @@ public struct ProviderCatalogue: Sendable {
         public var make: @Sendable (ProviderSettings, TransportFactory) throws(ConfigError) -> any GuideProvider
     }
 
+    public struct MetadataType: Sendable {
+        public var type: String
+        public var summary: String
+        /// Options of this type; `TransportFactory.options` too.
+        public var options: [String]
+        public var make: @Sendable (ProviderSettings, TransportFactory) throws(ConfigError) -> MetadataBuild
+    }
+
+    /// A metadata provider ready to ask, or the reason it cannot be (no credentials): the chain
+    /// reports it as skipped and moves on, as it does for a missing environment variable.
+    public enum MetadataBuild: Sendable {
+        /// Recordings answer locally and always the same, so their answers are not cached; a live
+        /// provider's cache fingerprint is what its answers depend on besides the query.
+        case ready(any MetadataProvider, caching: MetadataChainMember.Caching)
+        case notConfigured(String)
+    }
+
     public var guideTypes: [GuideType]
+    public var metadataTypes: [MetadataType]
 
     public var knownTypes: [String] { guideTypes.map(\.type).sorted() }
+    public var knownMetadataTypes: [String] { metadataTypes.map(\.type).sorted() }
 
-    public static let standard = ProviderCatalogue(guideTypes: [
+    public static let standard = ProviderCatalogue(guideTypes: standardGuideTypes, metadataTypes: standardMetadataTypes)
+
+    static let standardGuideTypes: [GuideType] = [
         GuideType(
             type: "miguiatv", summary: "MiGuiaTV's JSON API: channels and each channel's schedule",
             options: ["base_url", "language"] + TransportFactory.options
@@ -41,10 +64,58 @@ public struct ProviderCatalogue: Sendable {
             let transport = isRemote ? try transports.transport(for: options, baseURL: source.deletingLastPathComponent()) : nil
             return XMLTVProvider(id: settings.id, source: source, transport: transport)
         },
-    ])
+    ]
+
+    static let standardMetadataTypes: [MetadataType] = [
+        MetadataType(
+            type: "tmdb", summary: "TheMovieDB API v3: films and series",
+            options: ["base_url", "api_key", "access_token", "language", "fallback_language"] + TransportFactory.options
+        ) { settings, transports throws(ConfigError) in
+            let options = settings.options
+            let baseURL = try options.url("base_url", default: URL(string: "https://api.themoviedb.org/3/")).asDirectory
+            let language = try options.string("language", default: "es-ES")
+            let fallback = try options.fallbackLanguage(default: "en-US")
+            let credentials: TMDBCredentials
+            if let key = try options.optionalString("api_key"), !key.isEmpty {
+                credentials = .apiKey(key)
+            } else if let token = try options.optionalString("access_token"), !token.isEmpty {
+                credentials = .bearerToken(token)
+            } else if options.contains("replay") {
+                credentials = .none
+            } else {
+                return .notConfigured("neither api_key nor access_token is set (TMDB_API_KEY or TMDB_ACCESS_TOKEN in the environment)")
+            }
+            let transport = try transports.transport(for: options, baseURL: baseURL)
+            let provider = TMDBProvider(id: settings.id, baseURL: baseURL, credentials: credentials, language: language,
+                                        fallbackLanguage: fallback, transport: transport)
+            return .ready(provider, caching: options.caching(fingerprint: "tmdb \(baseURL.absoluteString) \(language) \(fallback ?? "-")"))
+        },
+        MetadataType(
+            type: "thetvdb", summary: "TheTVDB API v4: series (and films)",
+            options: ["base_url", "api_key", "pin", "language", "fallback_language"] + TransportFactory.options
+        ) { settings, transports throws(ConfigError) in
+            let options = settings.options
+            let baseURL = try options.url("base_url", default: URL(string: "https://api4.thetvdb.com/v4/")).asDirectory
+            let language = try options.string("language", default: "spa")
+            let fallback = try options.fallbackLanguage(default: "eng")
+            let apiKey = try options.optionalString("api_key").flatMap { $0.isEmpty ? nil : $0 }
+            guard apiKey != nil || options.contains("replay") else {
+                return .notConfigured("api_key is not set (THETVDB_API_KEY in the environment)")
+            }
+            let pin = try options.optionalString("pin").flatMap { $0.isEmpty ? nil : $0 }
+            let transport = try transports.transport(for: options, baseURL: baseURL)
+            let provider = TheTVDBProvider(id: settings.id, baseURL: baseURL, apiKey: apiKey, pin: pin,
+                                           language: language, fallbackLanguage: fallback, transport: transport)
+            return .ready(provider, caching: options.caching(fingerprint: "thetvdb \(baseURL.absoluteString) \(language) \(fallback ?? "-")"))
+        },
+    ]
 
     public func guideType(_ type: String) -> GuideType? {
         guideTypes.first { $0.type == type }
+    }
+
+    public func metadataType(_ type: String) -> MetadataType? {
+        metadataTypes.first { $0.type == type }
     }
 }
 
@@ -65,6 +136,11 @@ public struct ProviderSetup: Sendable {
         for id in configuration.guide {
             guard let settings = configuration.provider(id) else { continue }  // GuideConfig has already rejected unknown names.
             guard let type = catalogue.guideType(settings.type) else {
+                if catalogue.metadataType(settings.type) != nil {
+                    throw .invalidValue(
+                        "provider '\(id)' (type \(settings.type)) gives metadata, not a guide: list it under metadata, not guide; guide types: \(catalogue.knownTypes.joined(separator: ", "))",
+                        settings.typeLocation)
+                }
                 throw settings.unknownType(known: catalogue.knownTypes)
             }
             let missing = settings.options.missingVariables
@@ -94,6 +170,19 @@ public struct ProviderSetup: Sendable {
         self.chain = GuideChain(members: members, unavailable: unavailable, configuredChannels: configuration.channels.map {
             Channel(id: $0.id, name: $0.name ?? $0.id, type: $0.type, language: $0.language, logo: $0.logo)
         })
+    }
+}
+
+extension ProviderOptions {
+    /// `fallback_language`: the default when absent, none when set to `""` or `none`.
+    func fallbackLanguage(default fallback: String) throws(ConfigError) -> String? {
+        guard let value = try optionalString("fallback_language") else { return fallback }
+        return value.isEmpty || value == "none" ? nil : value
+    }
+
+    /// Recorded answers (`replay:`) are not worth caching; live ones are, under `fingerprint`.
+    func caching(fingerprint: String) -> MetadataChainMember.Caching {
+        contains("replay") ? .disabled : .enabled(fingerprint: fingerprint)
     }
 }
 

@@ -7,6 +7,8 @@ public struct RunSummary: Sendable {
     public var snapshot: Snapshot
     /// Provider id → wall time spent with it and requests made.
     public var timings: [String: (elapsed: Duration, requests: Int)]
+    /// Wall time of metadata enrichment, when the configuration has metadata chains.
+    public var metadataElapsed: Duration?
     public var total: Duration
     public var written: URL?
 
@@ -37,6 +39,9 @@ public struct RunSummary: Sendable {
                 lines.append("      · \(note)")
             }
         }
+        if let metadata = report.metadata {
+            lines += metadataLines(metadata)
+        }
         let stale = report.channels.filter(\.stale)
         let empty = report.channels.filter { $0.provider == nil && !$0.stale }
         lines.append("Channels: \(report.channels.count) (\(report.channels.count - stale.count - empty.count) live, \(stale.count) stale, \(empty.count) empty); programmes: \(snapshot.programmes.count)")
@@ -57,6 +62,45 @@ public struct RunSummary: Sendable {
         }
         lines.append("Done in \(Self.format(total)).")
         return lines.joined(separator: "\n")
+    }
+
+    /// Unmatched titles listed in the text report; the snapshot keeps them all.
+    static let unmatchedShown = 12
+
+    private func metadataLines(_ metadata: MetadataReport) -> [String] {
+        var header = "Metadata: \(metadata.titles) title(s) → \(metadata.works) work(s), \(metadata.programmesEnriched) programme(s) enriched"
+        if !metadata.unmatched.isEmpty { header += ", \(metadata.unmatched.count) unmatched" }
+        if !metadata.ambiguous.isEmpty { header += ", \(metadata.ambiguous.count) ambiguous" }
+        if let metadataElapsed { header += " [\(Self.format(metadataElapsed))]" }
+        var lines = [header]
+        let idWidth = metadata.providers.map(\.id.count).max() ?? 0
+        for provider in metadata.providers {
+            var line = "  " + provider.id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  "
+            line += provider.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            if provider.lookups > 0 {
+                let outcomes = [("matched", provider.matched), ("no match", provider.noMatch), ("ambiguous", provider.ambiguous),
+                                ("failed", provider.failed), ("from the lookup cache", provider.cached)]
+                    .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+                line += "  \(provider.lookups) looked up: " + outcomes.joined(separator: ", ")
+                if provider.worksContributed > 0 { line += "; fields kept for \(provider.worksContributed) work(s)" }
+            }
+            lines.append(line)
+            for error in provider.errors {
+                lines.append("      ✗ \(error.message)")
+            }
+            for note in provider.notes {
+                lines.append("      · \(note)")
+            }
+        }
+        if !metadata.unmatched.isEmpty {
+            let shown = metadata.unmatched.prefix(Self.unmatchedShown)
+            let more = metadata.unmatched.count - shown.count
+            lines.append("  unmatched: " + shown.joined(separator: "; ") + (more > 0 ? "; … and \(more) more (report.metadata.unmatched in the snapshot)" : ""))
+        }
+        for ambiguous in metadata.ambiguous {
+            lines.append("  ambiguous, rejected: \(ambiguous)")
+        }
+        return lines
     }
 
     static func format(_ duration: Duration) -> String {

@@ -7,10 +7,11 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Show what changed between two snapshots.",
         discussion: """
-        Programmes added, removed and changed per channel (with the fields that changed), and \
-        channels added or removed. Programmes are matched by channel and start time; the run \
-        report and generatedAt are not compared. Exit status: 0 when equal, 1 when different, \
-        2 on error.
+        Programmes added, removed and changed per channel (with the fields that changed), \
+        channels added or removed, and films and series (works) added, removed or changed, with \
+        their changed fields and the providers they now come from. Programmes are matched by \
+        channel and start time; the run report, schemaVersion and generatedAt are not compared. \
+        Exit status: 0 when equal, 1 when different, 2 on error.
         """
     )
 

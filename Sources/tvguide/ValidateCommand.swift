@@ -10,8 +10,9 @@ struct ValidateCommand: AsyncParsableCommand {
         abstract: "Check a configuration without fetching anything.",
         discussion: """
         Reads providers.yaml, checks every key, duration, path and provider reference, builds \
-        each provider (which fetches nothing) and reports providers that will be skipped for a \
-        missing environment variable. Exit status 0 when valid, 2 when not.
+        each guide and metadata provider (which fetches nothing) and reports providers that will \
+        be skipped for a missing environment variable or API key. Exit status 0 when valid, 2 \
+        when not.
         """
     )
 
@@ -21,7 +22,8 @@ struct ValidateCommand: AsyncParsableCommand {
         do {
             let configuration = try GuideConfiguration.load(from: config.url)
             let setup = try ProviderSetup(configuration: configuration, now: Date())
-            for missing in setup.chain.unavailable {
+            let metadata = try MetadataSetup(configuration: configuration)
+            for missing in setup.chain.unavailable + metadata.unavailable {
                 print("warning: provider '\(missing.id)' will be skipped: \(missing.error)")
             }
             for id in setup.unused {
@@ -29,6 +31,10 @@ struct ValidateCommand: AsyncParsableCommand {
             }
             let members = setup.chain.members.map(\.provider.id)
             print("\(config.config): valid — \(configuration.channels.count) channel(s), guide chain: \(members.joined(separator: " → "))")
+            for kind in configuration.metadataKinds {
+                guard let chain = configuration.metadata[kind], !chain.isEmpty else { continue }
+                print("  metadata.\(kind.rawValue): \(chain.joined(separator: " → "))")
+            }
         } catch {
             printError("error: \(error)")
             throw Exit.invalid

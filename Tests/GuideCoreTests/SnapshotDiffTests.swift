@@ -18,6 +18,18 @@ import Testing
                  channels: channels, programmes: programmes, report: RunReport())
     }
 
+    static func snapshot(works: [Work], programmes: [Programme] = []) -> Snapshot {
+        var snapshot = snapshot(channels: [la1], programmes: programmes)
+        snapshot.works = Dictionary(uniqueKeysWithValues: works.map { ($0.id, $0) })
+        return snapshot
+    }
+
+    static func work(_ id: String, _ title: String, kind: ProgrammeKind = .movie) -> Work {
+        var metadata = Metadata()
+        metadata.title = title
+        return Work(id: id, kind: kind, metadata: metadata, sources: ["title": "tmdb"], matches: [:], guideTitles: [title])
+    }
+
     static let la1 = Channel(id: "La1.es", name: "La 1")
     static let la2 = Channel(id: "La2.es", name: "La 2")
 
@@ -149,7 +161,7 @@ import Testing
               title: "Serie" → "Serie (T2)"
         La2.es:
           - 2026-10-21 20:00Z Documental
-        1 added, 2 removed, 1 changed in 2 channels; channels +1 -1 ~0
+        1 added, 2 removed, 1 changed in 2 channels; channels +1 -1 ~0; works +0 -0 ~0
 
         """)
     }
@@ -201,7 +213,212 @@ import Testing
             "La2.es"
           ],
           "channelsChanged": [],
-          "channelsRemoved": []
+          "channelsRemoved": [],
+          "worksAdded": [],
+          "worksChanged": [],
+          "worksRemoved": []
+        }
+
+        """)
+    }
+
+    @Test func worksAddedAndRemovedAreListedByID() {
+        let old = Self.snapshot(works: [Self.work("movie/tmdb/348", "Alien"), Self.work("series/thetvdb/79349", "Dexter", kind: .series),
+                                        Self.work("movie/tmdb/219", "Volver")])
+        var untitled = Self.work("movie/imdb/tt0078748", "Alien")
+        untitled.metadata.title = nil
+        let new = Self.snapshot(works: [Self.work("series/tmdb/1405", "Dexter", kind: .series), Self.work("movie/tmdb/219", "Volver"),
+                                        untitled, Self.work("movie/tmdb/597", "Titanic")])
+
+        let diff = SnapshotDiff.compare(old, new)
+        #expect(diff.worksAdded == [GuideDiff.WorkSummary(id: "movie/imdb/tt0078748", title: "Alien"),
+                                    GuideDiff.WorkSummary(id: "movie/tmdb/597", title: "Titanic"),
+                                    GuideDiff.WorkSummary(id: "series/tmdb/1405", title: "Dexter")])
+        #expect(diff.worksRemoved == [GuideDiff.WorkSummary(id: "movie/tmdb/348", title: "Alien"),
+                                      GuideDiff.WorkSummary(id: "series/thetvdb/79349", title: "Dexter")])
+        #expect(diff.worksChanged == [])
+        #expect(diff.channels == [])
+        #expect(!diff.isEmpty)
+    }
+
+    @Test func aChangedWorkNamesItsFieldsAndTheProvidersThatChanged() {
+        let before = SnapshotSamples.fullWork()
+        var after = before
+        after.metadata.overview = "Otra sinopsis."
+        after.metadata.voteAverage = 8
+        after.metadata.tagline = nil
+        after.metadata.genres?.append("Misterio")
+        after.sources["overview"] = "tmdb-recorded"
+        after.sources["providerIDs.imdb"] = nil
+        after.sources["tagline"] = "thetvdb"
+        after.matches["thetvdb"] = nil
+        after.matches["tmdb"]?.confidence = 0.95
+        after.matches["tmdb"]?.method = .exact
+        after.guideTitles.append("Volver (Almodóvar)")
+
+        let diff = SnapshotDiff.compare(Self.snapshot(works: [before]), Self.snapshot(works: [after]))
+
+        #expect(diff.worksAdded == [])
+        #expect(diff.worksRemoved == [])
+        let change = diff.worksChanged.first
+        #expect(diff.worksChanged.count == 1)
+        #expect(change?.id == "movie/tmdb/219")
+        #expect(change?.title == "Volver")
+        #expect(change?.fields == [
+            Field(field: "genres", old: #"["Drama","Comedia"]"#, new: #"["Drama","Comedia","Misterio"]"#),
+            Field(field: "guideTitles", old: #"["Volver","Volver (2006)"]"#, new: #"["Volver","Volver (2006)","Volver (Almodóvar)"]"#),
+            Field(field: "matches.thetvdb", old: #"{"confidence":0.7,"method":"nearYear","providerID":"1234","title":"Volver (2006)"}"#, new: nil),
+            Field(field: "matches.tmdb", old: #"{"confidence":1.0,"method":"providerID","providerID":"219","title":"Volver"}"#,
+                  new: #"{"confidence":0.95,"method":"exact","providerID":"219","title":"Volver"}"#),
+            Field(field: "overview", old: #""Raimunda vuelve a La Mancha.\nSu madre, también.""#, new: #""Otra sinopsis.""#),
+            Field(field: "tagline", old: #""Nunca te vas del todo.""#, new: nil),
+            Field(field: "voteAverage", old: "7.9", new: "8.0"),
+        ])
+        #expect(change?.sources == [
+            GuideDiff.SourceChange(field: "overview", old: "tmdb", new: "tmdb-recorded"),
+            GuideDiff.SourceChange(field: "providerIDs.imdb", old: "thetvdb", new: nil),
+            GuideDiff.SourceChange(field: "tagline", old: nil, new: "thetvdb"),
+        ])
+    }
+
+    /// The same text from another provider (a live answer replaced by a recording) is a change.
+    @Test func aProviderSwitchAloneIsAChange() {
+        let before = SnapshotSamples.fullWork()
+        var after = before
+        after.sources["overview"] = "tmdb-recorded"
+        let diff = SnapshotDiff.compare(Self.snapshot(works: [before]), Self.snapshot(works: [after]))
+        #expect(diff.worksChanged == [GuideDiff.WorkChange(id: "movie/tmdb/219", title: "Volver", fields: [],
+                                                           sources: [GuideDiff.SourceChange(field: "overview", old: "tmdb", new: "tmdb-recorded")])])
+        #expect(!diff.isEmpty)
+    }
+
+    @Test func aScoreThatIsNotANumberIsNoChange() {
+        var work = Self.work("movie/tmdb/348", "Alien")
+        work.metadata.voteAverage = .nan
+        let diff = SnapshotDiff.compare(Self.snapshot(works: [work]), Self.snapshot(works: [work]))
+        #expect(diff.isEmpty)
+    }
+
+    @Test func everyWorkFieldCounts() {
+        let full = SnapshotSamples.fullWork()
+        let bare = Work(id: full.id, kind: .programme, metadata: Metadata(), sources: [:], matches: [:], guideTitles: [])
+        let change = SnapshotDiff.compare(Self.snapshot(works: [bare]), Self.snapshot(works: [full])).worksChanged.first
+        let fields = Set(change?.fields.map(\.field) ?? [])
+        let metadataFields = Set(JSONWriter.members(of: full.metadata).keys)
+        // Counted independently of the writer: every stored property of Metadata.
+        #expect(metadataFields.count == Mirror(reflecting: full.metadata).children.count)
+        #expect(fields == metadataFields.union(["kind", "guideTitles", "matches.tmdb", "matches.thetvdb"]))
+        #expect(change?.sources.count == full.sources.count)
+    }
+
+    @Test func aProgrammeThatPointsAtAnotherWorkIsChanged() {
+        var before = Self.programme("La1.es", "2026-10-21T22:00:00Z", "Titanic")
+        before.work = "movie/tmdb/16535"
+        var after = before
+        after.work = "movie/tmdb/597"
+        var matched = Self.programme("La1.es", "2026-10-21T20:00:00Z", "Volver")
+        let unmatched = matched
+        matched.work = "movie/tmdb/219"
+
+        let diff = SnapshotDiff.compare(Self.snapshot(channels: [Self.la1], programmes: [before, unmatched]),
+                                        Self.snapshot(channels: [Self.la1], programmes: [after, matched]))
+        let changed = diff.channels.first?.changed
+        #expect(changed?.map(\.title) == ["Volver", "Titanic"])
+        #expect(changed?.map(\.fields) == [
+            [Field(field: "work", old: nil, new: #""movie/tmdb/219""#)],
+            [Field(field: "work", old: #""movie/tmdb/16535""#, new: #""movie/tmdb/597""#)],
+        ])
+    }
+
+    @Test func worksInText() {
+        let alien = Self.work("movie/tmdb/348", "Alien")
+        var volver = SnapshotSamples.fullWork()
+        var renamed = volver
+        renamed.metadata.title = "Volver (2006)"
+        renamed.metadata.voteAverage = 8
+        renamed.sources["voteAverage"] = "tmdb-recorded"
+        renamed.sources["title"] = nil
+        volver.metadata.tagline = nil
+        var series = Self.work("series/thetvdb/79349", "Dexter", kind: .series)
+        series.metadata.title = nil
+        var programme = Self.programme("La1.es", "2026-10-21T20:00:00Z", "Volver")
+        programme.work = volver.id
+        var pointed = programme
+        pointed.work = "movie/tmdb/348"
+
+        let text = SnapshotDiff.compare(Self.snapshot(works: [volver, series], programmes: [pointed]),
+                                        Self.snapshot(works: [renamed, alien], programmes: [programme])).text()
+        #expect(text == """
+        La1.es:
+          ~ 2026-10-21 20:00Z Volver
+              work: "movie/tmdb/348" → "movie/tmdb/219"
+        works:
+          + movie/tmdb/348 Alien
+          - series/thetvdb/79349 Dexter
+          ~ movie/tmdb/219 Volver (2006)
+              tagline: (none) → "Nunca te vas del todo."
+              title: "Volver" → "Volver (2006)"
+              voteAverage: 7.9 → 8.0
+              sources:
+                title: tmdb → (none)
+                voteAverage: tmdb → tmdb-recorded
+        0 added, 0 removed, 1 changed in 1 channel; channels +0 -0 ~0; works +1 -1 ~1
+
+        """)
+    }
+
+    @Test func worksInJSONAreSortedAndReadBack() throws {
+        var volver = SnapshotSamples.fullWork()
+        let old = Self.snapshot(works: [volver, Self.work("series/tmdb/1405", "Dexter", kind: .series)])
+        volver.metadata.runtime = 120
+        volver.sources["runtime"] = "thetvdb"
+        let new = Self.snapshot(works: [Self.work("movie/tmdb/597", "Titanic"), volver, Self.work("movie/tmdb/348", "Alien")])
+        let diff = SnapshotDiff.compare(old, new)
+
+        let json = diff.json()
+        #expect(json == SnapshotDiff.compare(old, new).json())
+        #expect(try GuideDiff(json: json) == diff)
+        #expect(String(decoding: json, as: UTF8.self) == """
+        {
+          "channels": [],
+          "channelsAdded": [],
+          "channelsChanged": [],
+          "channelsRemoved": [],
+          "worksAdded": [
+            {
+              "id": "movie/tmdb/348",
+              "title": "Alien"
+            },
+            {
+              "id": "movie/tmdb/597",
+              "title": "Titanic"
+            }
+          ],
+          "worksChanged": [
+            {
+              "fields": [
+                {
+                  "field": "runtime",
+                  "new": "120",
+                  "old": "121"
+                }
+              ],
+              "id": "movie/tmdb/219",
+              "sources": [
+                {
+                  "field": "runtime",
+                  "new": "thetvdb"
+                }
+              ],
+              "title": "Volver"
+            }
+          ],
+          "worksRemoved": [
+            {
+              "id": "series/tmdb/1405",
+              "title": "Dexter"
+            }
+          ]
         }
 
         """)

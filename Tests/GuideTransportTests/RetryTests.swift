@@ -41,14 +41,15 @@ struct RetryTests {
     func timeoutIsRetriedThenReported() async throws {
         let log = RequestLog()
         let started = ContinuousClock.now
-        try await LoopbackServer.run(log: log, { _ in LoopbackResponse.json("{}").delayed(by: .seconds(30)) }) { base in
+        try await LoopbackServer.run(log: log, { _ in LoopbackResponse.json("{}").delayed(by: .seconds(600)) }) { base in
             let transport = LiveTransport(policy: fastPolicy(timeout: .milliseconds(200), retries: 1))
             await #expect(throws: ProviderError.timeout(seconds: 0.2)) {
                 try await transport.get(base.appendingPathComponent("slow.json"))
             }
         }
         #expect(await log.count == 2)
-        #expect(seconds(since: started) < 15, "two 0.2 s attempts must not wait for the 30 s answer")
+        // Bounds are loose: a loaded CI machine may not schedule this test for many seconds.
+        #expect(seconds(since: started) < 120, "two 0.2 s attempts must not wait for the 600 s answer")
     }
 
     @Test("429 with Retry-After: 1 waits about a second, then the 200 is returned")
@@ -64,7 +65,7 @@ struct RetryTests {
         }
         let elapsed = seconds(since: started)
         #expect(elapsed >= 0.95)
-        #expect(elapsed < 15)
+        #expect(elapsed < 120)
         #expect(await log.count == 2)
     }
 
@@ -79,7 +80,7 @@ struct RetryTests {
             }
         }
         #expect(await log.count == 1)
-        #expect(seconds(since: started) < 15)
+        #expect(seconds(since: started) < 120, "an hour's Retry-After is not slept through")
     }
 
     @Test("429 on every attempt counts as retries and ends in .rateLimited")

@@ -138,13 +138,16 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
         try await LoopbackServer.run({ _ in .status(500) }) { base in
             try scratch.write("providers.yaml", """
                 guide: [private, sample]
+                metadata: { movie: [private-tmdb] }
                 providers:
                   private: { type: xmltv, url: "\(base.absoluteString)${TVGUIDE_TEST_SECRET}/guide.xml?api_key=${TVGUIDE_TEST_SECRET}", retries: 0, timeout: 60s }
+                  private-tmdb: { type: tmdb, base_url: "\(base.absoluteString)${TVGUIDE_TEST_SECRET}/3/", api_key: "${TVGUIDE_TEST_SECRET}", retries: 0, timeout: 60s }
                   sample: { type: xmltv, url: \(Fixtures.url("xmltv/sample.xml").path), shift_weeks: auto }
                 """)
             let run = try await CLI.run(["build", "--now", recordedNow, "--verbose"], in: scratch.url, environment: ["TVGUIDE_TEST_SECRET": secret])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("HTTP 500"), "the failure is reported: \(run.stdout)")
+            #expect(run.stdout.contains("/REDACTED/3/configuration?api_key=REDACTED"), "the metadata failure is reported: \(run.stdout)")
             #expect(!run.stdout.contains(secret), "\(run.stdout)")
             #expect(!run.stderr.contains(secret), "\(run.stderr)")
         }

@@ -18,6 +18,8 @@ struct CLI {
         var env = ProcessInfo.processInfo.environment
         env["TVGUIDE_NOW"] = nil
         env["TVGUIDE_CONFIG"] = nil
+        // A developer's own keys would send the default configuration's live providers to the internet.
+        for key in ["TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "THETVDB_API_KEY", "THETVDB_PIN"] { env[key] = nil }
         for (key, value) in environment { env[key] = value }
         return try await Subprocess.run(executable, arguments, environment: env, currentDirectory: directory)
     }
@@ -55,5 +57,6 @@ func defaultConfig(miguiatv baseURL: String, extra: String = "") throws -> Strin
         .replacingOccurrences(of: "base_url: \"http://api.miguia.tv/1/\"", with: "base_url: \"\(baseURL)\"" + extra)
         .replacingOccurrences(of: "timeout: 10s\n    retries: 1", with: "timeout: 60s\n    retries: 0")
         .replacingOccurrences(of: "url: Fixtures/xmltv/sample.xml", with: "url: \(sampleURL)")
+        .replacingOccurrences(of: "replay: Fixtures/", with: "replay: \(Fixtures.root.path)/")
         .replacingOccurrences(of: "dir: .tvguide-cache", with: "dir: cache")
 }

@@ -14,6 +14,18 @@ public enum Subprocess {
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil
     ) async throws -> ProcessResult {
+        await slots.acquire()
+        defer { Task { await slots.release() } }
+        return try await runNow(executable, arguments, environment: environment, currentDirectory: currentDirectory)
+    }
+
+    /// Children running at once. Each `tvguide build` keeps a core busy; two dozen at once on a
+    /// small CI machine starve the test process itself, and its loopback servers with it.
+    private static let slots = Slots(2)
+
+    private static func runNow(
+        _ executable: URL, _ arguments: [String], environment: [String: String]?, currentDirectory: URL?
+    ) async throws -> ProcessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -38,6 +50,32 @@ public enum Subprocess {
                     stdout: String(decoding: stdout, as: UTF8.self),
                     stderr: String(decoding: stderr, as: UTF8.self)))
             }
+        }
+    }
+}
+
+/// A counting semaphore for the children: FIFO, waiting without blocking a thread.
+private actor Slots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) {
+        free = count
+    }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }
