@@ -82,6 +82,9 @@ def main():
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out in two writes; with Nagle on, the body waits for the client's
+        # delayed ACK (40 ms on Linux) and the server, not the client, would set the pace.
+        disable_nagle_algorithm = True
 
         def do_GET(self):
             time.sleep(latency)

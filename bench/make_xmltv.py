@@ -8,8 +8,9 @@ categories, credits on films and episode numbers on series, so a 300 x 7 guide i
 programmes and 25 MB, the size the issue names. The same arguments give the same bytes.
 
 With --works N, films and series are drawn from N distinct works (half films, half series), each
-carrying its TMDB id as xmltv.dtd proposes (`<episode-num system="themoviedb.org">movie/ID`), so
-that the metadata benchmark has N distinct titles to enrich however often each airs.
+with its own kind and year and carrying its TMDB id as xmltv.dtd proposes
+(`<episode-num system="themoviedb.org">movie/ID`), so that the metadata benchmark has N distinct
+titles to enrich however often each airs.
 """
 import argparse
 import datetime as dt
@@ -37,7 +38,7 @@ def main():
     parser.add_argument("--start", default="2026-10-19")
     parser.add_argument("--works", type=int, default=0)
     args = parser.parse_args()
-    works = [(f"Obra {n:05d}", "movie" if n % 2 == 0 else "tv", 100000 + n) for n in range(args.works)]
+    works = [(f"Obra {n:05d}", "movie" if n % 2 == 0 else "tv", 100000 + n, 1950 + n % 75) for n in range(args.works)]
 
     rng = random.Random(20261019)
     start = dt.datetime.fromisoformat(args.start).replace(hour=6, tzinfo=dt.timezone.utc)
@@ -60,6 +61,7 @@ def main():
                 work = rng.choice(works) if works and kind in ("movie", "series") else None
                 if work:
                     title = work[0]
+                    category, kind = ("Película", "movie") if work[1] == "movie" else ("Serie", "series")
                 fmt = "%Y%m%d%H%M%S +0000"
                 out.write(f'  <programme start="{t.strftime(fmt)}" stop="{stop.strftime(fmt)}" channel="bench{c:04d}.es">\n')
                 out.write(f'    <title lang="es">{title}</title>\n')
@@ -72,7 +74,7 @@ def main():
                               f'      <actor role="{sentence(rng, 1)}">{sentence(rng, 2)}</actor>\n'
                               f'      <actor>{sentence(rng, 2)}</actor>\n'
                               '    </credits>\n'
-                              f'    <date>{rng.randint(1950, 2025)}</date>\n')
+                              f'    <date>{work[3] if work else rng.randint(1950, 2025)}</date>\n')
                 out.write(f'    <category lang="es">{category}</category>\n')
                 if kind == "series":
                     episode += 1

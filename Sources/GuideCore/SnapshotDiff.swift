@@ -64,7 +64,7 @@ public enum SnapshotDiff {
         let sources = Set(old.sources.keys).union(new.sources.keys)
             .filter { old.sources[$0] != new.sources[$0] }
             .sorted(by: SnapshotCodec.precedes)
-            .map { GuideDiff.SourceChange(field: $0, old: old.sources[$0], new: new.sources[$0]) }
+            .map { GuideDiff.FieldChange(field: $0, old: old.sources[$0], new: new.sources[$0]) }
         guard !fields.isEmpty || !sources.isEmpty else { return nil }
         return GuideDiff.WorkChange(id: id, title: new.shownTitle, fields: fields, sources: sources)
     }
@@ -209,9 +209,9 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         /// `guideTitles`, and `matches.<provider>` for each provider's match; sorted by name.
         public var fields: [FieldChange]
         /// Fields whose provider changed (`overview`: `tmdb` → `tmdb-recorded`), sorted by field.
-        public var sources: [SourceChange]
+        public var sources: [FieldChange]
 
-        public init(id: String, title: String?, fields: [FieldChange], sources: [SourceChange]) {
+        public init(id: String, title: String?, fields: [FieldChange], sources: [FieldChange]) {
             self.id = id
             self.title = title
             self.fields = fields
@@ -219,22 +219,8 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
-    /// The provider that gave a work's field (a key of `Work.sources`), before and after, as the
-    /// provider's id (not JSON); nil when no provider gave it on that side.
-    public struct SourceChange: Codable, Sendable, Hashable {
-        public var field: String
-        public var old: String?
-        public var new: String?
-
-        public init(field: String, old: String?, new: String?) {
-            self.field = field
-            self.old = old
-            self.new = new
-        }
-    }
-
-    /// One member's old and new value as compact JSON, cut to about 120 characters; nil when the
-    /// member is absent on that side.
+    /// One member's old and new value as compact JSON, cut to about 120 characters, or, in a
+    /// work's `sources`, the id of the provider that gave the field; nil when absent on that side.
     public struct FieldChange: Codable, Sendable, Hashable {
         public var field: String
         public var old: String?
@@ -375,16 +361,6 @@ extension GuideDiff.WorkChange: JSONWritable {
             json.member("id", id)
             json.member("sources", sources)
             json.member("title", title)
-        }
-    }
-}
-
-extension GuideDiff.SourceChange: JSONWritable {
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.member("field", field)
-            json.member("new", new)
-            json.member("old", old)
         }
     }
 }

@@ -275,9 +275,9 @@ import Testing
             Field(field: "voteAverage", old: "7.9", new: "8.0"),
         ])
         #expect(change?.sources == [
-            GuideDiff.SourceChange(field: "overview", old: "tmdb", new: "tmdb-recorded"),
-            GuideDiff.SourceChange(field: "providerIDs.imdb", old: "thetvdb", new: nil),
-            GuideDiff.SourceChange(field: "tagline", old: nil, new: "thetvdb"),
+            GuideDiff.FieldChange(field: "overview", old: "tmdb", new: "tmdb-recorded"),
+            GuideDiff.FieldChange(field: "providerIDs.imdb", old: "thetvdb", new: nil),
+            GuideDiff.FieldChange(field: "tagline", old: nil, new: "thetvdb"),
         ])
     }
 
@@ -288,7 +288,7 @@ import Testing
         after.sources["overview"] = "tmdb-recorded"
         let diff = SnapshotDiff.compare(Self.snapshot(works: [before]), Self.snapshot(works: [after]))
         #expect(diff.worksChanged == [GuideDiff.WorkChange(id: "movie/tmdb/219", title: "Volver", fields: [],
-                                                           sources: [GuideDiff.SourceChange(field: "overview", old: "tmdb", new: "tmdb-recorded")])])
+                                                           sources: [GuideDiff.FieldChange(field: "overview", old: "tmdb", new: "tmdb-recorded")])])
         #expect(!diff.isEmpty)
     }
 

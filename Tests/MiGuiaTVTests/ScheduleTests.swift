@@ -1,6 +1,7 @@
 import Foundation
 import GuideCore
 import MiGuiaTV
+import TestSupport
 import Testing
 
 @Suite("MiGuiaTV schedules")

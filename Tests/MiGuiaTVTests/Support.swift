@@ -63,18 +63,6 @@ func madrid(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 
 /// The recorded week: Monday 19 October 2026 06:00 +0200 to Monday 26 October 06:00 +0100.
 let recordedWeek = DateInterval(start: madrid(2026, 10, 19, 6, offset: 2), end: madrid(2026, 10, 26, 6, offset: 1))
 
-/// Runs `body` and returns the `ProviderError` it threw; nil when it threw nothing or another error.
-func providerError(_ body: () async throws -> Void) async -> ProviderError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as ProviderError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
 extension ProviderError {
     /// The detail of a `.malformed`, nil for any other case.
     var malformedDetail: String? {

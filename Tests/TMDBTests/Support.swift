@@ -84,30 +84,6 @@ func series(_ title: String, year: Int? = nil, kind: ProgrammeKind = .series) ->
     MetadataQuery(kind: kind, title: title, year: year)
 }
 
-/// Runs `body` and returns the `ProviderError` it threw; nil when it threw nothing or another error.
-func providerError(_ body: () async throws -> Void) async -> ProviderError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as ProviderError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
-extension MetadataLookup {
-    var metadata: Metadata? {
-        if case .found(let metadata, _) = self { return metadata }
-        return nil
-    }
-
-    var match: MetadataMatch? {
-        if case .found(_, let match) = self { return match }
-        return nil
-    }
-}
-
 extension RequestLog {
     /// The raw query strings of the requests for `path`, in order.
     func queries(path: String) -> [String?] {

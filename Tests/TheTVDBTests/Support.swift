@@ -131,30 +131,6 @@ func jwt(exp: Date, id: Int) -> String {
     return "\(header).\(payload).c2lnbmF0dXJl"
 }
 
-/// Runs `body` and returns the `ProviderError` it threw; nil when it threw nothing or another error.
-func providerError(_ body: () async throws -> Void) async -> ProviderError? {
-    do {
-        try await body()
-        return nil
-    } catch let error as ProviderError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
-extension MetadataLookup {
-    var metadata: Metadata? {
-        if case .found(let metadata, _) = self { return metadata }
-        return nil
-    }
-
-    var match: MetadataMatch? {
-        if case .found(_, let match) = self { return match }
-        return nil
-    }
-}
-
 // MARK: - Records in the v4 format
 
 enum Records {
