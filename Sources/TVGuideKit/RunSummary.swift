@@ -84,7 +84,7 @@ public struct RunSummary: Sendable {
                 line += "  \(provider.lookups) looked up: " + outcomes.joined(separator: ", ")
                 if provider.worksContributed > 0 { line += "; fields kept for \(provider.worksContributed) work(s)" }
             }
-            lines.append(line)
+            lines.append(line.replacingOccurrences(of: " +$", with: "", options: .regularExpression))
             for error in provider.errors {
                 lines.append("      ✗ \(error.message)")
             }
