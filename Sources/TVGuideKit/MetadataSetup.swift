@@ -50,20 +50,14 @@ public struct MetadataSetup: Sendable {
         _ settings: ProviderSettings, chain: String, catalogue: ProviderCatalogue, transports: TransportFactory
     ) throws(ConfigError) -> Built {
         guard let type = catalogue.metadataType(settings.type) else {
-            if catalogue.guideType(settings.type) != nil {
-                throw .invalidValue(
-                    "provider '\(settings.id)' (type \(settings.type)) gives a guide, not metadata: it cannot be in \(chain); metadata types: \(catalogue.knownMetadataTypes.joined(separator: ", "))",
-                    settings.typeLocation)
-            }
-            throw settings.unknownType(known: catalogue.knownMetadataTypes)
+            throw catalogue.misplaced(settings, in: chain, servesIt: catalogue.guideType(settings.type) != nil ? "a guide" : nil,
+                                      knownTypes: catalogue.knownMetadataTypes)
         }
         if let unknown = settings.options.unknownKeys(known: type.options) {
             throw unknown
         }
-        let missing = settings.options.missingVariables
-        if !missing.isEmpty {
-            let names = missing.map { "$\($0)" }.joined(separator: ", ")
-            return .unavailable(UnavailableProvider(id: settings.id, type: settings.type, error: .notConfigured("\(names) not set in the environment")))
+        if let missing = settings.unavailableForMissingVariables {
+            return .unavailable(missing)
         }
         switch try type.make(settings, transports) {
         case .ready(let provider, let caching):

@@ -117,6 +117,15 @@ public struct ProviderCatalogue: Sendable {
     public func metadataType(_ type: String) -> MetadataType? {
         metadataTypes.first { $0.type == type }
     }
+
+    /// The error for a provider listed in a chain its type does not serve: the role it does serve
+    /// (`metadata`, `a guide`) when it has one, else an unknown type with the chain's known types.
+    func misplaced(_ settings: ProviderSettings, in chain: String, servesIt role: String?, knownTypes: [String]) -> ConfigError {
+        guard let role else { return settings.unknownType(known: knownTypes) }
+        return .invalidValue(
+            "provider '\(settings.id)' (type \(settings.type)) gives \(role): it cannot be in \(chain); types there: \(knownTypes.joined(separator: ", "))",
+            settings.typeLocation)
+    }
 }
 
 /// The guide providers of a configuration, built and checked, ready to chain. Building fetches
@@ -136,17 +145,11 @@ public struct ProviderSetup: Sendable {
         for id in configuration.guide {
             guard let settings = configuration.provider(id) else { continue }  // GuideConfig has already rejected unknown names.
             guard let type = catalogue.guideType(settings.type) else {
-                if catalogue.metadataType(settings.type) != nil {
-                    throw .invalidValue(
-                        "provider '\(id)' (type \(settings.type)) gives metadata, not a guide: list it under metadata, not guide; guide types: \(catalogue.knownTypes.joined(separator: ", "))",
-                        settings.typeLocation)
-                }
-                throw settings.unknownType(known: catalogue.knownTypes)
+                throw catalogue.misplaced(settings, in: "guide", servesIt: catalogue.metadataType(settings.type) != nil ? "metadata" : nil,
+                                          knownTypes: catalogue.knownTypes)
             }
-            let missing = settings.options.missingVariables
-            if !missing.isEmpty {
-                let names = missing.map { "$\($0)" }.joined(separator: ", ")
-                unavailable.append(UnavailableProvider(id: id, type: settings.type, error: .notConfigured("\(names) not set in the environment")))
+            if let missing = settings.unavailableForMissingVariables {
+                unavailable.append(missing)
                 continue
             }
             var provider = try type.make(settings, transports)
@@ -170,6 +173,17 @@ public struct ProviderSetup: Sendable {
         self.chain = GuideChain(members: members, unavailable: unavailable, configuredChannels: configuration.channels.map {
             Channel(id: $0.id, name: $0.name ?? $0.id, type: $0.type, language: $0.language, logo: $0.logo)
         })
+    }
+}
+
+extension ProviderSettings {
+    /// A provider whose options name an unset environment variable: reported as not configured,
+    /// and its chain moves on.
+    var unavailableForMissingVariables: UnavailableProvider? {
+        let missing = options.missingVariables
+        guard !missing.isEmpty else { return nil }
+        let names = missing.map { "$\($0)" }.joined(separator: ", ")
+        return UnavailableProvider(id: id, type: type, error: .notConfigured("\(names) not set in the environment"))
     }
 }
 
