@@ -241,7 +241,7 @@ public actor TheTVDBProvider: MetadataProvider {
         do {
             envelope = try JSONDecoder().decode(Envelope<Payload>.self, from: response.body)
         } catch let error as DecodingError {
-            throw ProviderError.malformed("\(shown): \(describe(error))")
+            throw ProviderError.malformed("\(shown): \(DecodingErrorDescription(error))")
         }
         guard envelope.status == "success" else {
             let message = envelope.message.map { " (\($0))" } ?? ""
@@ -251,19 +251,6 @@ public actor TheTVDBProvider: MetadataProvider {
             throw ProviderError.malformed("\(shown): no data")
         }
         return envelope.data
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return "not valid JSON"
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .valueNotFound(_, let context),
-             .typeMismatch(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        @unknown default:
-            return "not the expected JSON"
-        }
     }
 }
 
