@@ -42,9 +42,12 @@ let package = Package(
                 path: "Sources/Providers/TMDB"),
         .target(name: "TheTVDB", dependencies: ["GuideCore"],
                 path: "Sources/Providers/TheTVDB"),
+        // Sources defined in providers.yaml: HTML pages scraped with XPath, JSON feeds with a field map.
+        .target(name: "Scrape", dependencies: ["GuideCore", "CLibXML2"],
+                path: "Sources/Providers/Scrape"),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
-            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB",
+            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tvguide", dependencies: [
@@ -64,6 +67,7 @@ let package = Package(
         .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideTransport", "TestSupport"]),
         .testTarget(name: "TMDBTests", dependencies: ["TMDB", "GuideTransport", "TestSupport"]),
         .testTarget(name: "TheTVDBTests", dependencies: ["TheTVDB", "GuideTransport", "TestSupport"]),
+        .testTarget(name: "ScrapeTests", dependencies: ["Scrape", "GuideTransport", "TestSupport"]),
         .testTarget(name: "TVGuideKitTests", dependencies: ["TVGuideKit", "TestSupport", "tvguide"]),
     ]
 )

@@ -6,7 +6,7 @@ struct ConfigurationParser {
     static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "providers"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
-    static let snapshotKeys = ["dir", "keep"]
+    static let snapshotKeys = ["dir", "keep", "audience_days"]
     /// Channel fields; every other key of a channel names a provider or a provider type.
     static let channelFields = ["id", "name", "type", "language", "logo", "aliases"]
 
@@ -98,7 +98,8 @@ struct ConfigurationParser {
         return SnapshotSettings(
             directory: try settings["dir"].map { entry throws(ConfigError) in try values.path(entry.value) }
                 ?? values.resolvePath("snapshots"),
-            keep: try settings["keep"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...100_000) } ?? 14)
+            keep: try settings["keep"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...100_000) } ?? 14,
+            audienceDays: try settings["audience_days"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...3_650) } ?? 14)
     }
 
     private func parseProviders(_ node: ConfigNode) throws(ConfigError) -> [ProviderSettings] {

@@ -176,10 +176,13 @@ public struct SnapshotSettings: Sendable, Hashable {
     public var directory: URL
     /// How many dated snapshots to keep besides `latest.json`.
     public var keep: Int
+    /// How many days of audience rankings the snapshot keeps, up to yesterday.
+    public var audienceDays: Int
 
-    public init(directory: URL, keep: Int) {
+    public init(directory: URL, keep: Int, audienceDays: Int = 14) {
         self.directory = directory
         self.keep = keep
+        self.audienceDays = audienceDays
     }
 }
 

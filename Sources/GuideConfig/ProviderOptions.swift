@@ -29,6 +29,14 @@ public struct ProviderSettings: Sendable, CustomStringConvertible {
     public var description: String { "\(id) (type \(type))" }
 }
 
+/// One row of a `ProviderOptions.table`: a name and its settings, all text.
+public struct OptionRow: Sendable {
+    public var name: String
+    public var values: [String: String]
+    /// Where the row's settings are written.
+    public var location: SourceLocation
+}
+
 /// A provider's options with typed accessors. Each accessor expands `${VAR}` when read, so a
 /// missing secret surfaces as `ConfigError.missingEnvironment` for this provider alone, and
 /// remembers the key so `unknownKeys(known:)` can flag whatever no one asked for.
@@ -143,6 +151,21 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
     /// A YAML mapping of text to text (numbers become their text).
     public func stringMap(_ key: String, default fallback: [String: String]? = nil) throws(ConfigError) -> [String: String] {
         try require(key, read(key) { node throws(ConfigError) in try values.stringMap(node) }, fallback)
+    }
+
+    /// A YAML mapping of mappings of text (`fields: { rank: { xpath: "td[1]", parse: integer } }`),
+    /// in file order, each row with where it is written so that its errors can point at it.
+    public func table(_ key: String) throws(ConfigError) -> [OptionRow]? {
+        try read(key) { node throws(ConfigError) in
+            guard let rows = node.entries else {
+                throw .invalidValue("expected a mapping like { name: { key: value } }, got \(node.shapeDescription)", node.location)
+            }
+            var table: [OptionRow] = []
+            for row in rows {
+                table.append(OptionRow(name: row.key, values: try values.stringMap(row.value), location: row.value.location))
+            }
+            return table
+        }
     }
 
     /// The error for the first key (in file order) that is neither in `known` nor was read by an

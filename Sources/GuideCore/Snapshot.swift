@@ -2,9 +2,9 @@ import Foundation
 
 /// The merged guide as written to disk: versioned, deterministic JSON (see docs/snapshot.md).
 public struct Snapshot: Codable, Sendable, Hashable {
-    /// 2 added `works` and `Programme.work`. Version 1 files, written before metadata enrichment,
-    /// are still read: they have no works.
-    public static let currentSchemaVersion = 2
+    /// 2 added `works` and `Programme.work`; 3 added `audiences`. Older files are still read:
+    /// version 1 has no works, versions 1 and 2 have no audiences.
+    public static let currentSchemaVersion = 3
 
     public var schemaVersion: Int
     /// The run's clock (`--now`), so that a build from the same inputs gives the same bytes.
@@ -16,20 +16,23 @@ public struct Snapshot: Codable, Sendable, Hashable {
     public var programmes: [Programme]
     /// Films and series the programmes point at (`Programme.work`), by `Work.id`.
     public var works: [String: Work]
+    /// Daily audience rankings of the last days (`AudienceStore`), sorted by day.
+    public var audiences: [AudienceDay]
     public var report: RunReport
 
     public init(generatedAt: Date, window: TimeWindow, channels: [Channel], programmes: [Programme],
-                works: [String: Work] = [:], report: RunReport) {
+                works: [String: Work] = [:], audiences: [AudienceDay] = [], report: RunReport) {
         self.schemaVersion = Self.currentSchemaVersion
         self.generatedAt = generatedAt
         self.window = window
         self.channels = channels
         self.programmes = programmes
         self.works = works
+        self.audiences = audiences
         self.report = report
     }
 
-    /// As synthesised, except that `works` may be absent (schema 1).
+    /// As synthesised, except that `works` (schema 1) and `audiences` (schemas 1 and 2) may be absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
@@ -38,6 +41,7 @@ public struct Snapshot: Codable, Sendable, Hashable {
         channels = try container.decode([Channel].self, forKey: .channels)
         programmes = try container.decode([Programme].self, forKey: .programmes)
         works = try container.decodeIfPresent([String: Work].self, forKey: .works) ?? [:]
+        audiences = try container.decodeIfPresent([AudienceDay].self, forKey: .audiences) ?? []
         report = try container.decode(RunReport.self, forKey: .report)
     }
 }
@@ -51,14 +55,17 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var warnings: [String]
     /// Metadata enrichment; nil when providers.yaml has no `metadata` chains.
     public var metadata: MetadataReport?
+    /// Audience rankings; nil when providers.yaml lists no `audience` providers.
+    public var audience: AudienceReport?
 
     public init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(),
-                warnings: [String] = [], metadata: MetadataReport? = nil) {
+                warnings: [String] = [], metadata: MetadataReport? = nil, audience: AudienceReport? = nil) {
         self.providers = providers
         self.channels = channels
         self.normalisation = normalisation
         self.warnings = warnings
         self.metadata = metadata
+        self.audience = audience
     }
 }
 
@@ -109,19 +116,22 @@ public struct ProviderFailure: Codable, Sendable, Hashable, Comparable {
     public var message: String
     /// The channel asked for, when the failure was for one channel.
     public var channel: String?
+    /// The day asked for, when the failure was for one day's audiences.
+    public var day: Day?
 
-    public init(kind: String, message: String, channel: String? = nil) {
+    public init(kind: String, message: String, channel: String? = nil, day: Day? = nil) {
         self.kind = kind
         self.message = message
         self.channel = channel
+        self.day = day
     }
 
-    public init(_ error: ProviderError, channel: String? = nil) {
-        self.init(kind: error.kind, message: error.description, channel: channel)
+    public init(_ error: ProviderError, channel: String? = nil, day: Day? = nil) {
+        self.init(kind: error.kind, message: error.description, channel: channel, day: day)
     }
 
     public static func < (lhs: ProviderFailure, rhs: ProviderFailure) -> Bool {
-        (lhs.channel ?? "", lhs.kind, lhs.message) < (rhs.channel ?? "", rhs.kind, rhs.message)
+        (lhs.channel ?? "", lhs.day?.description ?? "", lhs.kind, lhs.message) < (rhs.channel ?? "", rhs.day?.description ?? "", rhs.kind, rhs.message)
     }
 }
 
@@ -197,6 +207,120 @@ extension RunReport {
             }
             report.metadata = metadata
         }
+        if var audience = report.audience {
+            for index in audience.providers.indices {
+                audience.providers[index].notes = audience.providers[index].notes.map(clean)
+                for error in audience.providers[index].errors.indices {
+                    audience.providers[index].errors[error].message = clean(audience.providers[index].errors[error].message)
+                }
+            }
+            report.audience = audience
+        }
         return report
+    }
+}
+
+/// One day's audience ranking.
+public struct AudienceDay: Codable, Sendable, Hashable {
+    public var day: Day
+    /// Ranked: viewers descending, then channel and title (`AudienceRecord.ranksBefore`); every
+    /// record's `day` is this day.
+    public var records: [AudienceRecord]
+
+    public init(day: Day, records: [AudienceRecord]) {
+        self.day = day
+        self.records = records
+    }
+
+    /// As synthesised, and refuses a record filed under another day than its own.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        day = try container.decode(Day.self, forKey: .day)
+        records = try container.decode([AudienceRecord].self, forKey: .records)
+        if let index = records.firstIndex(where: { $0.day != day }) {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: container.codingPath + [CodingKeys.records],
+                debugDescription: "record \(index) is of \(records[index].day), filed under \(day)"))
+        }
+    }
+}
+
+extension AudienceRecord {
+    /// The order of a day's ranking: viewers descending, then channel and title; start, source,
+    /// share and programme only break ties between rows that should not both exist, so that even
+    /// those never depend on input order.
+    public static func ranksBefore(_ a: AudienceRecord, _ b: AudienceRecord) -> Bool {
+        if a.viewers != b.viewers { return a.viewers > b.viewers }
+        if a.channel != b.channel { return SnapshotCodec.precedes(a.channel, b.channel) }
+        if a.title != b.title { return SnapshotCodec.precedes(a.title, b.title) }
+        if a.start != b.start { return (a.start ?? .distantPast) < (b.start ?? .distantPast) }
+        if a.source != b.source { return SnapshotCodec.precedes(a.source, b.source) }
+        if a.share != b.share { return (a.share ?? -1) < (b.share ?? -1) }
+        if a.programme != b.programme { return SnapshotCodec.precedes(a.programme ?? "", b.programme ?? "") }
+        return (a.rank ?? 0) < (b.rank ?? 0)
+    }
+}
+
+/// What the audience pipeline did: which days were fetched and from whom, which failed, and how
+/// many records found their programme in the guide.
+public struct AudienceReport: Codable, Sendable, Hashable {
+    /// In chain order, then the providers that could not be built.
+    public var providers: [AudienceProviderReport]
+    /// Days in `Snapshot.audiences`.
+    public var days: Int
+    /// Records in `Snapshot.audiences`.
+    public var records: Int
+    /// Records with a `programme`.
+    public var joined: Int
+    /// Days asked this run: those of the window the previous snapshot lacked, or all with a refresh.
+    public var fetched: [Day]
+    /// Days asked that no provider served.
+    public var failed: [Day]
+    /// Failed days whose rows are the previous snapshot's, kept rather than lost.
+    public var stale: [Day]
+
+    public init(providers: [AudienceProviderReport] = [], days: Int = 0, records: Int = 0, joined: Int = 0,
+                fetched: [Day] = [], failed: [Day] = [], stale: [Day] = []) {
+        self.providers = providers
+        self.days = days
+        self.records = records
+        self.joined = joined
+        self.fetched = fetched
+        self.failed = failed
+        self.stale = stale
+    }
+}
+
+public struct AudienceProviderReport: Codable, Sendable, Hashable {
+    public var id: String
+    public var type: String
+    /// `served`: served at least one day this run; `failed`: asked, and failed every day it was
+    /// asked; `skipped`: not asked (no day needed it, or it could not be built). A provider
+    /// asked for a day either serves it or fails it, so `standby` does not occur.
+    public var status: ProviderReport.Status
+    /// Days it served this run, sorted.
+    public var served: [Day]
+    /// Days it was asked and failed (the errors say why), sorted.
+    public var failed: [Day]
+    /// Days in the snapshot whose rows it gave in an earlier run: not asked again, or asked and
+    /// failed everywhere, so the earlier rows were kept. Sorted.
+    public var kept: [Day]
+    /// Rows it served this run.
+    public var records: Int
+    /// One per day that failed, naming the day; sorted by day.
+    public var errors: [ProviderFailure]
+    public var notes: [String]
+
+    public init(id: String, type: String, status: ProviderReport.Status, served: [Day] = [], failed: [Day] = [], kept: [Day] = [],
+                records: Int = 0, errors: [ProviderFailure] = [], notes: [String] = []) {
+        self.id = id
+        self.type = type
+        self.status = status
+        self.served = served
+        self.failed = failed
+        self.kept = kept
+        self.records = records
+        self.errors = errors
+        self.notes = notes
     }
 }

@@ -32,15 +32,18 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Snapshot ⇄ bytes. The bytes are deterministic (docs/snapshot.md): keys sorted by their UTF-8
 /// bytes, two-space indentation with one member per line, times as ISO 8601 UTC whole seconds,
-/// nil fields left out, channels sorted by id and programmes by (channel, start), and a trailing
-/// newline — the layout of Python's `json.dumps(…, indent=2, sort_keys=True, ensure_ascii=False)`.
+/// nil fields left out, channels sorted by id, programmes by (channel, start) and audiences by day
+/// and rank, and a trailing newline — the layout of Python's `json.dumps(…, indent=2, sort_keys=True, ensure_ascii=False)`.
 public enum SnapshotCodec {
     public static func encode(_ snapshot: Snapshot) throws -> Data {
         var canonical = snapshot
         canonical.channels = sortedChannels(snapshot.channels)
         canonical.programmes = sortedProgrammes(snapshot.programmes)
+        canonical.audiences = sortedAudiences(snapshot.audiences)
         // About 800 bytes per programme; reserving once avoids copying tens of MB while growing.
-        var writer = JSONWriter(pretty: true, capacity: 4_096 + canonical.programmes.count * 800 + canonical.channels.count * 300)
+        let audienceRecords = canonical.audiences.reduce(0) { $0 + $1.records.count }
+        var writer = JSONWriter(pretty: true, capacity: 4_096 + canonical.programmes.count * 800 + canonical.channels.count * 300
+                                    + audienceRecords * 350)
         canonical.write(to: &writer)
         writer.newline()
         return Data(writer.bytes)
@@ -61,7 +64,8 @@ public enum SnapshotCodec {
         guard snapshot.schemaVersion <= Snapshot.currentSchemaVersion else {
             throw SnapshotError.unsupportedSchemaVersion(file: nil, found: snapshot.schemaVersion, supported: Snapshot.currentSchemaVersion)
         }
-        // An older file is read as a current snapshot (schema 1: one without works), so that
+        // An older file is read as a current snapshot (schema 1: one without works or audiences;
+        // schema 2: one without audiences), so that
         // writing it back labels the bytes with the schema they are written in.
         var current = snapshot
         current.schemaVersion = Snapshot.currentSchemaVersion
@@ -85,6 +89,18 @@ public enum SnapshotCodec {
     static func sortedChannels(_ channels: [Channel]) -> [Channel] {
         let inOrder = zip(channels, channels.dropFirst()).allSatisfy { !precedes($1.id, $0.id) }
         return inOrder ? channels : channels.sorted { precedes($0.id, $1.id) }
+    }
+
+    /// Days by day, each day's records in ranking order (`AudienceRecord.ranksBefore`).
+    static func sortedAudiences(_ days: [AudienceDay]) -> [AudienceDay] {
+        var sorted = zip(days, days.dropFirst()).allSatisfy { $0.day <= $1.day } ? days : days.sorted { $0.day < $1.day }
+        for index in sorted.indices {
+            let records = sorted[index].records
+            if !records.indices.dropFirst().allSatisfy({ !AudienceRecord.ranksBefore(records[$0], records[$0 - 1]) }) {
+                sorted[index].records = records.sorted(by: AudienceRecord.ranksBefore)
+            }
+        }
+        return sorted
     }
 
     /// By (channel, start); title, source and stop only break ties between duplicates that
@@ -459,6 +475,7 @@ struct JSONWriter {
 extension Snapshot: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
+            json.member("audiences", audiences)
             json.member("channels", channels)
             json.member("generatedAt", generatedAt)
             json.member("programmes", programmes)
@@ -641,6 +658,7 @@ extension Rating: JSONWritable {
 extension RunReport: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
+            json.member("audience", audience)
             json.member("channels", channels)
             json.member("metadata", metadata)
             json.member("normalisation", normalisation)
@@ -670,6 +688,7 @@ extension ProviderFailure: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.member("channel", channel)
+            json.member("day", day)
             json.member("kind", kind)
             json.member("message", message)
         }
@@ -819,6 +838,67 @@ extension MetadataProviderReport: JSONWritable {
             json.member("status", status)
             json.member("type", type)
             json.member("worksContributed", worksContributed)
+        }
+    }
+}
+
+extension Day: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.string(description)
+    }
+}
+
+extension AudienceDay: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("day", day)
+            json.member("records", records)
+        }
+    }
+}
+
+extension AudienceRecord: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channel", channel)
+            json.member("day", day)
+            json.member("programme", programme)
+            json.member("rank", rank)
+            json.member("share", share)
+            json.member("source", source)
+            json.member("start", start)
+            json.member("title", title)
+            json.member("viewers", viewers)
+        }
+    }
+}
+
+extension AudienceReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("days", days)
+            json.member("failed", failed)
+            json.member("fetched", fetched)
+            json.member("joined", joined)
+            json.member("providers", providers)
+            json.member("records", records)
+            json.member("stale", stale)
+        }
+    }
+}
+
+extension AudienceProviderReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("errors", errors)
+            json.member("failed", failed)
+            json.member("id", id)
+            json.member("kept", kept)
+            json.member("notes", notes)
+            json.member("records", records)
+            json.member("served", served)
+            json.member("status", status)
+            json.member("type", type)
         }
     }
 }

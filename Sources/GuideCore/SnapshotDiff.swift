@@ -1,10 +1,13 @@
 import Foundation
 
 /// What changed between two snapshots: channels added, removed and changed, per channel the
-/// programmes added, removed and changed, and the works (films, series) added, removed and
-/// changed. A programme is the same airing when its (channel, start) is, a work when its id is;
-/// every other field is compared, `source` and a work's `sources` included, because a provider
-/// switch is a change users want to see. `generatedAt`, `window`, `schemaVersion` and `report`
+/// programmes added, removed and changed, the works (films, series) added, removed and changed,
+/// and the audience days added and removed and, per day kept, the records added, removed and
+/// changed. A programme is the same airing when its (channel, start) is, a work when its id is,
+/// an audience record when its (channel, title, start) on the same day is; every other field is
+/// compared, `source` and a work's `sources` included, because a provider switch is a change
+/// users want to see. A record's `rank` is not: it follows from the viewers of the whole day,
+/// whose changes are reported where they happen. `generatedAt`, `window`, `schemaVersion` and `report`
 /// are not compared: they differ on every run.
 public enum SnapshotDiff {
     public static func compare(_ old: Snapshot, _ new: Snapshot) -> GuideDiff {
@@ -28,6 +31,15 @@ public enum SnapshotDiff {
             return compareWork(id: id, old: previous, new: work)
         }
 
+        let oldDays = firstByKey(old.audiences, \.day)
+        let newDays = firstByKey(new.audiences, \.day)
+        var audienceDays: [GuideDiff.AudienceDayDiff] = []
+        for (day, audience) in newDays {
+            guard let previous = oldDays[day], previous != audience else { continue }
+            let diff = compareAudiences(day: day, old: previous.records, new: audience.records)
+            if !diff.isEmpty { audienceDays.append(diff) }
+        }
+
         return GuideDiff(
             channelsAdded: newChannels.keys.filter { oldChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
             channelsRemoved: oldChannels.keys.filter { newChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
@@ -37,8 +49,32 @@ public enum SnapshotDiff {
                 .sorted { SnapshotCodec.precedes($0.id, $1.id) },
             worksRemoved: old.works.filter { new.works[$0.key] == nil }.map { GuideDiff.WorkSummary(id: $0.key, title: $0.value.shownTitle) }
                 .sorted { SnapshotCodec.precedes($0.id, $1.id) },
-            worksChanged: worksChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) }
+            worksChanged: worksChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) },
+            audienceDaysAdded: newDays.values.filter { oldDays[$0.day] == nil }.map(GuideDiff.AudienceDaySummary.init).sorted { $0.day < $1.day },
+            audienceDaysRemoved: oldDays.values.filter { newDays[$0.day] == nil }.map(GuideDiff.AudienceDaySummary.init).sorted { $0.day < $1.day },
+            audienceDays: audienceDays.sorted { $0.day < $1.day }
         )
+    }
+
+    /// One day's records, matched by (channel, title, start); listed in ranking order.
+    static func compareAudiences(day: Day, old: [AudienceRecord], new: [AudienceRecord]) -> GuideDiff.AudienceDayDiff {
+        let oldByKey = firstByKey(old, \.identity)
+        let newByKey = firstByKey(new, \.identity)
+        let added = newByKey.filter { oldByKey[$0.key] == nil }.values.sorted(by: AudienceRecord.ranksBefore)
+        let removed = oldByKey.filter { newByKey[$0.key] == nil }.values.sorted(by: AudienceRecord.ranksBefore)
+        var changed: [(record: AudienceRecord, fields: [GuideDiff.FieldChange])] = []
+        for (key, record) in newByKey {
+            guard let previous = oldByKey[key] else { continue }
+            let fields = changedMembers(previous, record).filter { $0.field != "rank" }
+            if !fields.isEmpty { changed.append((record, fields)) }
+        }
+        return GuideDiff.AudienceDayDiff(
+            day: day,
+            added: added.map(GuideDiff.AudienceSummary.init),
+            removed: removed.map(GuideDiff.AudienceSummary.init),
+            changed: changed.sorted { AudienceRecord.ranksBefore($0.record, $1.record) }.map {
+                GuideDiff.AudienceChange(channel: $0.record.channel, title: $0.record.title, start: $0.record.start, fields: $0.fields)
+            })
     }
 
     /// A work's metadata fields by their own names (`overview`, `cast`), its `id`, `kind` and
@@ -120,8 +156,20 @@ extension Work {
     fileprivate var shownTitle: String? { metadata.title ?? guideTitles.first }
 }
 
+/// What makes an audience record the same row in two snapshots of one day.
+private struct AudienceIdentity: Hashable {
+    var channel: String
+    var title: String
+    var start: Date?
+}
+
+extension AudienceRecord {
+    fileprivate var identity: AudienceIdentity { AudienceIdentity(channel: channel, title: title, start: start) }
+}
+
 /// The result of `SnapshotDiff.compare`. Every list is sorted: channels and works by id,
-/// programmes by start, fields by name.
+/// programmes by start, audience days by day and their records in ranking order (viewers
+/// descending), fields by name.
 public struct GuideDiff: Codable, Sendable, Hashable {
     public var channelsAdded: [String]
     public var channelsRemoved: [String]
@@ -131,6 +179,10 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     public var worksAdded: [WorkSummary]
     public var worksRemoved: [WorkSummary]
     public var worksChanged: [WorkChange]
+    public var audienceDaysAdded: [AudienceDaySummary]
+    public var audienceDaysRemoved: [AudienceDaySummary]
+    /// Only days in both snapshots whose records differ, sorted by day.
+    public var audienceDays: [AudienceDayDiff]
 
     public struct ChannelChange: Codable, Sendable, Hashable {
         public var id: String
@@ -219,6 +271,70 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
+    public struct AudienceDaySummary: Codable, Sendable, Hashable {
+        public var day: Day
+        public var records: Int
+
+        public init(day: Day, records: Int) {
+            self.day = day
+            self.records = records
+        }
+
+        init(_ audience: AudienceDay) {
+            self.init(day: audience.day, records: audience.records.count)
+        }
+    }
+
+    public struct AudienceDayDiff: Codable, Sendable, Hashable {
+        public var day: Day
+        public var added: [AudienceSummary]
+        public var removed: [AudienceSummary]
+        public var changed: [AudienceChange]
+
+        public init(day: Day, added: [AudienceSummary], removed: [AudienceSummary], changed: [AudienceChange]) {
+            self.day = day
+            self.added = added
+            self.removed = removed
+            self.changed = changed
+        }
+
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+    }
+
+    public struct AudienceSummary: Codable, Sendable, Hashable {
+        public var channel: String
+        public var title: String
+        public var start: Date?
+        public var viewers: Int
+
+        public init(channel: String, title: String, start: Date?, viewers: Int) {
+            self.channel = channel
+            self.title = title
+            self.start = start
+            self.viewers = viewers
+        }
+
+        init(_ record: AudienceRecord) {
+            self.init(channel: record.channel, title: record.title, start: record.start, viewers: record.viewers)
+        }
+    }
+
+    public struct AudienceChange: Codable, Sendable, Hashable {
+        public var channel: String
+        public var title: String
+        public var start: Date?
+        /// The record's snapshot members that changed (`viewers`, `share`, `source`, `programme`),
+        /// sorted by name; `rank` is not compared.
+        public var fields: [FieldChange]
+
+        public init(channel: String, title: String, start: Date?, fields: [FieldChange]) {
+            self.channel = channel
+            self.title = title
+            self.start = start
+            self.fields = fields
+        }
+    }
+
     /// One member's old and new value as compact JSON, cut to about 120 characters, or, in a
     /// work's `sources`, the id of the provider that gave the field; nil when absent on that side.
     public struct FieldChange: Codable, Sendable, Hashable {
@@ -234,7 +350,9 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     }
 
     public init(channelsAdded: [String], channelsRemoved: [String], channelsChanged: [ChannelChange], channels: [ChannelProgrammeDiff],
-                worksAdded: [WorkSummary] = [], worksRemoved: [WorkSummary] = [], worksChanged: [WorkChange] = []) {
+                worksAdded: [WorkSummary] = [], worksRemoved: [WorkSummary] = [], worksChanged: [WorkChange] = [],
+                audienceDaysAdded: [AudienceDaySummary] = [], audienceDaysRemoved: [AudienceDaySummary] = [],
+                audienceDays: [AudienceDayDiff] = []) {
         self.channelsAdded = channelsAdded
         self.channelsRemoved = channelsRemoved
         self.channelsChanged = channelsChanged
@@ -242,6 +360,9 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         self.worksAdded = worksAdded
         self.worksRemoved = worksRemoved
         self.worksChanged = worksChanged
+        self.audienceDaysAdded = audienceDaysAdded
+        self.audienceDaysRemoved = audienceDaysRemoved
+        self.audienceDays = audienceDays
     }
 
     /// Reads what `json()` wrote.
@@ -252,6 +373,7 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     public var isEmpty: Bool {
         channelsAdded.isEmpty && channelsRemoved.isEmpty && channelsChanged.isEmpty && channels.allSatisfy(\.isEmpty)
             && worksAdded.isEmpty && worksRemoved.isEmpty && worksChanged.isEmpty
+            && audienceDaysAdded.isEmpty && audienceDaysRemoved.isEmpty && audienceDays.allSatisfy(\.isEmpty)
     }
 
     public var programmesAdded: Int { channels.reduce(0) { $0 + $1.added.count } }
@@ -260,7 +382,8 @@ public struct GuideDiff: Codable, Sendable, Hashable {
 
     /// For people: channel changes, then per channel `+` added, `-` removed and `~` changed
     /// programmes (each changed field on its own line), then works the same way (with the
-    /// providers that changed under `sources:`), then a summary line.
+    /// providers that changed under `sources:`), then audience days added and removed and, per
+    /// day, its records the same way, then a summary line.
     public func text() -> String {
         guard !isEmpty else { return "no differences\n" }
         var lines: [String] = []
@@ -292,17 +415,41 @@ public struct GuideDiff: Codable, Sendable, Hashable {
                 }
             }
         }
+        if !audienceDaysAdded.isEmpty || !audienceDaysRemoved.isEmpty || !audienceDays.isEmpty {
+            lines.append("audiences:")
+            lines += audienceDaysAdded.map { "  + \($0.day) (\(Self.records($0.records)))" }
+            lines += audienceDaysRemoved.map { "  - \($0.day) (\(Self.records($0.records)))" }
+            for day in audienceDays {
+                lines.append("  \(day.day):")
+                lines += day.added.map { "    + \(Self.row($0.channel, $0.start, $0.title)): \($0.viewers) viewers" }
+                lines += day.removed.map { "    - \(Self.row($0.channel, $0.start, $0.title)): \($0.viewers) viewers" }
+                for change in day.changed {
+                    lines.append("    ~ \(Self.row(change.channel, change.start, change.title))")
+                    lines += change.fields.map { "  " + Self.line($0) }
+                }
+            }
+        }
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1; works +2 -0 ~1`.
+    /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1; works +2 -0 ~1; audience days +1 -1 ~2`.
     public var summary: String {
         let changedChannels = channels.count
         return "\(programmesAdded) added, \(programmesRemoved) removed, \(programmesChanged) changed "
             + "in \(changedChannels) channel\(changedChannels == 1 ? "" : "s"); "
             + "channels +\(channelsAdded.count) -\(channelsRemoved.count) ~\(channelsChanged.count); "
-            + "works +\(worksAdded.count) -\(worksRemoved.count) ~\(worksChanged.count)"
+            + "works +\(worksAdded.count) -\(worksRemoved.count) ~\(worksChanged.count); "
+            + "audience days +\(audienceDaysAdded.count) -\(audienceDaysRemoved.count) ~\(audienceDays.count)"
+    }
+
+    /// `La1.es 2026-10-20 20:00Z Telediario 2`, without the time when the source gave none.
+    private static func row(_ channel: String, _ start: Date?, _ title: String) -> String {
+        [channel, start.map(time), title].compactMap { $0 }.joined(separator: " ")
+    }
+
+    private static func records(_ count: Int) -> String {
+        "\(count) record\(count == 1 ? "" : "s")"
     }
 
     private static func line(_ change: FieldChange) -> String {
@@ -334,6 +481,9 @@ public struct GuideDiff: Codable, Sendable, Hashable {
 extension GuideDiff: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
+            json.member("audienceDays", audienceDays)
+            json.member("audienceDaysAdded", audienceDaysAdded)
+            json.member("audienceDaysRemoved", audienceDaysRemoved)
             json.member("channels", channels)
             json.member("channelsAdded", channelsAdded)
             json.member("channelsChanged", channelsChanged)
@@ -411,6 +561,48 @@ extension GuideDiff.FieldChange: JSONWritable {
             json.member("field", field)
             json.member("new", new)
             json.member("old", old)
+        }
+    }
+}
+
+extension GuideDiff.AudienceDaySummary: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("day", day)
+            json.member("records", records)
+        }
+    }
+}
+
+extension GuideDiff.AudienceDayDiff: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("added", added)
+            json.member("changed", changed)
+            json.member("day", day)
+            json.member("removed", removed)
+        }
+    }
+}
+
+extension GuideDiff.AudienceSummary: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channel", channel)
+            json.member("start", start)
+            json.member("title", title)
+            json.member("viewers", viewers)
+        }
+    }
+}
+
+extension GuideDiff.AudienceChange: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("channel", channel)
+            json.member("fields", fields)
+            json.member("start", start)
+            json.member("title", title)
         }
     }
 }

@@ -87,3 +87,61 @@ extension DateInterval {
         DateInterval(start: start.addingTimeInterval(seconds), duration: duration)
     }
 }
+
+/// The audience counterpart of `WeekShiftedGuideProvider`: a day's ranking is taken from the
+/// recording of the same weekday some whole weeks earlier, its times moved forward by those
+/// weeks, so recorded audiences keep joining the week-shifted recorded guide on any date.
+public struct WeekShiftedAudienceProvider: AudienceProvider {
+    public enum Mode: Sendable, Hashable {
+        /// The nearest recorded day on the same weekday: the day itself, else one week earlier,
+        /// one week later, two weeks earlier…, up to `maxWeeks` away, stepping over days without
+        /// a recording.
+        case auto(maxWeeks: Int)
+        case weeks(Int)
+    }
+
+    let inner: any AudienceProvider
+    let mode: Mode
+    private let shiftsUsed = ShiftLog()
+
+    public init(_ inner: any AudienceProvider, mode: Mode) {
+        self.inner = inner
+        self.mode = mode
+    }
+
+    public var id: String { inner.id }
+
+    public func audiences(on day: Day) async throws -> [AudienceRecord] {
+        switch mode {
+        case .weeks(let weeks):
+            return try await shifted(day, byWeeks: weeks)
+        case .auto(let maxWeeks):
+            let nearestFirst = [0] + (1...max(1, maxWeeks)).flatMap { [$0, -$0] }
+            for weeks in nearestFirst {
+                do {
+                    return try await shifted(day, byWeeks: weeks)
+                } catch ProviderError.notFound {
+                    continue  // nothing recorded that week: try the next nearest
+                }
+            }
+            throw ProviderError.notFound("nothing recorded for \(day)'s weekday within \(maxWeeks) weeks of it")
+        }
+    }
+
+    public func reportNotes() async -> [String] {
+        let weeks = await shiftsUsed.values.sorted()
+        let note = weeks.isEmpty || weeks == [0] ? [] : ["recorded days shifted by " + weeks.map { "\($0 >= 0 ? "+" : "")\($0)" }.joined(separator: ", ") + " week(s)"]
+        return await inner.reportNotes() + note
+    }
+
+    private func shifted(_ day: Day, byWeeks weeks: Int) async throws -> [AudienceRecord] {
+        let records = try await inner.audiences(on: day.adding(days: -7 * weeks))
+        await shiftsUsed.record([weeks])
+        return records.map { record in
+            var moved = record
+            moved.day = day
+            moved.start = record.start.map { $0.addingTimeInterval(Double(weeks) * WeekShiftedGuideProvider.week) }
+            return moved
+        }
+    }
+}

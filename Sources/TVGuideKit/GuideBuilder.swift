@@ -11,12 +11,15 @@ public struct BuildRequest: Sendable {
     public var to: Date?
     /// Override `snapshots.dir`.
     public var snapshotDirectory: URL?
+    /// Fetch every audience day again, even those the last snapshot already has.
+    public var refreshAudiences: Bool
 
-    public init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil) {
+    public init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil, refreshAudiences: Bool = false) {
         self.now = now
         self.from = from
         self.to = to
         self.snapshotDirectory = snapshotDirectory
+        self.refreshAudiences = refreshAudiences
     }
 }
 
@@ -46,19 +49,21 @@ public enum GuideBuilder {
         guard window.to > window.from else { throw BuildError.invalidWindow(from: window.from, to: window.to) }
         let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
         let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue)
+        let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue)
         let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
 
         let result = await setup.chain.run(window: window, progress: progress)
 
-        // The last snapshot is read only when something is missing: it is as large as the guide.
+        // The last snapshot is read only when something is missing or audiences are kept: it is as
+        // large as the guide.
         var previousWarning: String?
         var previous: Snapshot?
         let somethingMissing = result.channels.contains { result.owners[$0.id] == nil } || result.providers.contains { $0.status == .failed }
-        if somethingMissing {
+        if somethingMissing || audience.chain != nil {
             do {
                 previous = try store.loadLatest()
             } catch {
-                previousWarning = "the last snapshot could not be read, so no stale data can be kept: \(error)"
+                previousWarning = "the last snapshot could not be read, so no stale data or audience days can be kept: \(error)"
             }
         }
         var snapshot = GuideAssembler.assemble(result, previous: previous, window: window, now: request.now)
@@ -71,6 +76,13 @@ public enum GuideBuilder {
             snapshot.works = enrichment.works
             snapshot.report.metadata = enrichment.report
             metadataElapsed = ContinuousClock.now - enrichmentStarted
+        }
+        if let chain = audience.chain, !result.owners.isEmpty {
+            let update = await AudienceStore(keepDays: audience.keepDays).update(
+                previous: previous?.audiences ?? [], today: Day(request.now, in: AudienceJoin.defaultTimeZone),
+                refresh: request.refreshAudiences, chain: chain, programmes: snapshot.programmes)
+            snapshot.audiences = update.audiences
+            snapshot.report.audience = update.report
         }
         if !setup.unused.isEmpty {
             snapshot.report.warnings.append("provider(s) defined but in no chain: \(setup.unused.joined(separator: ", "))")

@@ -2,6 +2,7 @@ import Foundation
 import GuideConfig
 import GuideCore
 import MiGuiaTV
+import Scrape
 import TheTVDB
 import TMDB
 import XMLTV
@@ -15,7 +16,7 @@ public struct ProviderCatalogue: Sendable {
         /// Options of this type besides `shift_weeks`; `TransportFactory.options` too when it
         /// fetches over HTTP.
         public var options: [String]
-        public var make: @Sendable (ProviderSettings, TransportFactory) throws(ConfigError) -> any GuideProvider
+        public var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any GuideProvider
     }
 
     public struct MetadataType: Sendable {
@@ -24,6 +25,13 @@ public struct ProviderCatalogue: Sendable {
         /// Options of this type; `TransportFactory.options` too.
         public var options: [String]
         public var make: @Sendable (ProviderSettings, TransportFactory) throws(ConfigError) -> MetadataBuild
+    }
+
+    /// What a factory may need besides the provider's own settings.
+    public struct FactoryContext: Sendable {
+        public var transports: TransportFactory
+        /// For the channel list (a scraped guide's channels, a page's channel names).
+        public var configuration: GuideConfiguration
     }
 
     /// A metadata provider ready to ask, or the reason it cannot be (no credentials): the chain
@@ -35,34 +43,67 @@ public struct ProviderCatalogue: Sendable {
         case notConfigured(String)
     }
 
+    public struct AudienceType: Sendable {
+        public var type: String
+        public var summary: String
+        /// Options of this type besides `shift_weeks`; `TransportFactory.options` too.
+        public var options: [String]
+        public var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any AudienceProvider
+    }
+
     public var guideTypes: [GuideType]
     public var metadataTypes: [MetadataType]
+    public var audienceTypes: [AudienceType]
 
     public var knownTypes: [String] { guideTypes.map(\.type).sorted() }
     public var knownMetadataTypes: [String] { metadataTypes.map(\.type).sorted() }
+    public var knownAudienceTypes: [String] { audienceTypes.map(\.type).sorted() }
 
-    public static let standard = ProviderCatalogue(guideTypes: standardGuideTypes, metadataTypes: standardMetadataTypes)
+    public static let standard = ProviderCatalogue(
+        guideTypes: standardGuideTypes, metadataTypes: standardMetadataTypes, audienceTypes: standardAudienceTypes)
 
     static let standardGuideTypes: [GuideType] = [
         GuideType(
             type: "miguiatv", summary: "MiGuiaTV's JSON API: channels and each channel's schedule",
             options: ["base_url", "language"] + TransportFactory.options
-        ) { settings, transports throws(ConfigError) in
+        ) { settings, context throws(ConfigError) in
             let options = settings.options
             let baseURL = try options.url("base_url", default: URL(string: "http://api.miguia.tv/1/")).asDirectory
             let language = try options.string("language", default: "es_ES")
-            let transport = try transports.transport(for: options, baseURL: baseURL)
+            let transport = try context.transports.transport(for: options, baseURL: baseURL)
             return MiGuiaTVProvider(id: settings.id, baseURL: baseURL, language: language, transport: transport)
         },
         GuideType(
             type: "xmltv", summary: "an XMLTV file or URL (path, file://, http(s)://, .gz)",
             options: ["url"] + TransportFactory.options
-        ) { settings, transports throws(ConfigError) in
+        ) { settings, context throws(ConfigError) in
             let options = settings.options
             let source = try options.url("url")
             let isRemote = source.scheme == "http" || source.scheme == "https"
-            let transport = isRemote ? try transports.transport(for: options, baseURL: source.deletingLastPathComponent()) : nil
+            let transport = isRemote ? try context.transports.transport(for: options, baseURL: source.deletingLastPathComponent()) : nil
             return XMLTVProvider(id: settings.id, source: source, transport: transport)
+        },
+        GuideType(
+            type: "scrape", summary: "an HTML page per channel and day, read with XPath (produces: guide)",
+            options: ScrapeSources.scrapeOptions + TransportFactory.options
+        ) { settings, context throws(ConfigError) in
+            let recipe = try ScrapeSources.scrapeRecipe(settings, expected: .guide)
+            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url, settings))
+            do {
+                return try ScrapeGuideProvider(id: settings.id, recipe: recipe,
+                                               channels: ScrapeSources.channels(for: settings, in: context.configuration), transport: transport)
+            } catch {
+                throw .invalidValue("provider '\(settings.id)': \(error)", settings.location)
+            }
+        },
+        GuideType(
+            type: "json-feed", summary: "a JSON API read through a field map (your own server, a new site)",
+            options: ScrapeSources.jsonFeedOptions + TransportFactory.options
+        ) { settings, context throws(ConfigError) in
+            let recipe = try ScrapeSources.jsonFeedRecipe(settings)
+            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url.description, settings))
+            return JSONFeedGuideProvider(id: settings.id, recipe: recipe,
+                                         channels: ScrapeSources.channels(for: settings, in: context.configuration), transport: transport)
         },
     ]
 
@@ -114,6 +155,26 @@ public struct ProviderCatalogue: Sendable {
         guideTypes.first { $0.type == type }
     }
 
+    static let standardAudienceTypes: [AudienceType] = [
+        AudienceType(
+            type: "scrape", summary: "a daily audience ranking page read with XPath (produces: audience), formulatv-style",
+            options: ScrapeSources.scrapeOptions + TransportFactory.options
+        ) { settings, context throws(ConfigError) in
+            let recipe = try ScrapeSources.scrapeRecipe(settings, expected: .audience)
+            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url, settings))
+            let names = ChannelNames(configuration: context.configuration, providerID: settings.id, type: settings.type)
+            do {
+                return try ScrapeAudienceProvider(id: settings.id, recipe: recipe, transport: transport) { names.canonicalID(for: $0) }
+            } catch {
+                throw .invalidValue("provider '\(settings.id)': \(error)", settings.location)
+            }
+        },
+    ]
+
+    public func audienceType(_ type: String) -> AudienceType? {
+        audienceTypes.first { $0.type == type }
+    }
+
     public func metadataType(_ type: String) -> MetadataType? {
         metadataTypes.first { $0.type == type }
     }
@@ -152,7 +213,7 @@ public struct ProviderSetup: Sendable {
                 unavailable.append(missing)
                 continue
             }
-            var provider = try type.make(settings, transports)
+            var provider = try type.make(settings, ProviderCatalogue.FactoryContext(transports: transports, configuration: configuration))
             if settings.options.contains("shift_weeks") {
                 let shift: WeekShiftedGuideProvider.Mode = switch try settings.options.weekShift("shift_weeks") {
                 case .auto: .auto

@@ -42,6 +42,9 @@ public struct RunSummary: Sendable {
         if let metadata = report.metadata {
             lines += metadataLines(metadata)
         }
+        if let audience = report.audience {
+            lines += audienceLines(audience)
+        }
         let stale = report.channels.filter(\.stale)
         let empty = report.channels.filter { $0.provider == nil && !$0.stale }
         lines.append("Channels: \(report.channels.count) (\(report.channels.count - stale.count - empty.count) live, \(stale.count) stale, \(empty.count) empty); programmes: \(snapshot.programmes.count)")
@@ -99,6 +102,39 @@ public struct RunSummary: Sendable {
         }
         for ambiguous in metadata.ambiguous {
             lines.append("  ambiguous, rejected: \(ambiguous)")
+        }
+        return lines
+    }
+
+    /// Failed days listed per audience provider in the text report; the snapshot keeps them all.
+    static let dailyErrorsShown = 2
+
+    private func audienceLines(_ audience: AudienceReport) -> [String] {
+        var header = "Audiences: \(audience.days) day(s), \(audience.records) record(s), \(audience.joined) joined to the guide"
+        header += "; \(audience.fetched.count) day(s) fetched"
+        if !audience.failed.isEmpty { header += ", \(audience.failed.count) failed" }
+        if !audience.stale.isEmpty { header += ", \(audience.stale.count) kept from the last snapshot" }
+        var lines = [header]
+        let idWidth = audience.providers.map(\.id.count).max() ?? 0
+        for provider in audience.providers {
+            var line = "  " + provider.id.padding(toLength: idWidth, withPad: " ", startingAt: 0) + "  "
+            line += provider.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            var parts: [String] = []
+            if !provider.served.isEmpty { parts.append("\(provider.served.count) day(s), \(provider.records) record(s)") }
+            if !provider.failed.isEmpty { parts.append("failed for \(provider.failed.count) day(s)") }
+            if !provider.kept.isEmpty { parts.append("\(provider.kept.count) day(s) kept from the last snapshot") }
+            line += parts.isEmpty ? "" : "  " + parts.joined(separator: "; ")
+            lines.append(line.replacingOccurrences(of: " +$", with: "", options: .regularExpression))
+            // A source that is down fails the same way every day: the first days tell the story.
+            for error in provider.errors.prefix(Self.dailyErrorsShown) {
+                lines.append("      ✗ \(error.day.map { "\($0): " } ?? "")\(error.message)")
+            }
+            if provider.errors.count > Self.dailyErrorsShown {
+                lines.append("      ✗ … and \(provider.errors.count - Self.dailyErrorsShown) more day(s) (report.audience in the snapshot)")
+            }
+            for note in provider.notes {
+                lines.append("      · \(note)")
+            }
         }
         return lines
     }

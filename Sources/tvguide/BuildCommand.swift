@@ -33,6 +33,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Fix the clock for a reproducible build (also $TVGUIDE_NOW).", valueName: "time"))
     var now: TimeArgument?
 
+    @Flag(help: "Fetch every audience day again, even those the last snapshot already has.")
+    var refreshAudiences = false
+
     @Flag(name: .shortAndLong, help: "Print only warnings and errors.")
     var quiet = false
 
@@ -48,7 +51,8 @@ struct BuildCommand: AsyncParsableCommand {
         }
         SecretValues.shared.add(configuration.environmentValues)
         let display = ProgressDisplay(quiet: quiet)
-        let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) })
+        let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) },
+                                   refreshAudiences: refreshAudiences)
         do {
             let summary = try await GuideBuilder.build(configuration: configuration, request: request) { display.handle($0) }
             if !quiet { print(summary.text()) }

@@ -23,7 +23,8 @@ struct ValidateCommand: AsyncParsableCommand {
             let configuration = try GuideConfiguration.load(from: config.url)
             let setup = try ProviderSetup(configuration: configuration, now: Date())
             let metadata = try MetadataSetup(configuration: configuration)
-            for missing in setup.chain.unavailable + metadata.unavailable {
+            let audience = try AudienceSetup(configuration: configuration)
+            for missing in setup.chain.unavailable + metadata.unavailable + audience.unavailable {
                 print("warning: provider '\(missing.id)' will be skipped: \(missing.error)")
             }
             for id in setup.unused {
@@ -34,6 +35,9 @@ struct ValidateCommand: AsyncParsableCommand {
             for kind in configuration.metadataKinds {
                 guard let chain = configuration.metadata[kind], !chain.isEmpty else { continue }
                 print("  metadata.\(kind.rawValue): \(chain.joined(separator: " → "))")
+            }
+            if !configuration.audience.isEmpty {
+                print("  audience: \(configuration.audience.joined(separator: " → ")) (\(audience.keepDays) day(s) kept)")
             }
         } catch {
             printError("error: \(error)")

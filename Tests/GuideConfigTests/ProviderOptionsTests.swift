@@ -159,6 +159,27 @@ import Testing
         #expect(error?.message == "expected 'auto' or a whole number of weeks, got 'soon'")
     }
 
+    @Test func tableAccessorKeepsFileOrderAndLocations() throws {
+        let yaml = """
+            providers:
+              p:
+                type: x
+                fields:
+                  viewers: { xpath: "td[4]", parse: number }
+                  rank: { xpath: "td[1]", parse: integer, regex: '(\\d+)' }
+                flat: { a: b }
+            guide: [p]
+            """
+        let options = try parse(yaml).providers[0].options
+        let rows = try #require(try options.table("fields"))
+        #expect(rows.map(\.name) == ["viewers", "rank"])
+        #expect(rows[1].values == ["xpath": "td[1]", "parse": "integer", "regex": #"(\d+)"#])
+        #expect(rows[0].location.line == 5)
+        #expect(try options.table("absent") == nil)
+        let flat = thrownError { () throws(ConfigError) in try options.table("flat") }
+        #expect(flat?.message == "expected a mapping like { key: value }, got 'b'")
+    }
+
     @Test func listAndMapAccessors() throws {
         let yaml = """
             providers:

@@ -113,8 +113,37 @@ enum SnapshotSamples {
                 ],
                 titles: 4, works: 1, programmesEnriched: 1,
                 unmatched: ["movie: Días de cine"], ambiguous: ["movie: Titanic — 597 Titanic (1997), 16535 Titanic (1953)"]
+            ),
+            audience: AudienceReport(
+                providers: [
+                    AudienceProviderReport(id: "formulatv", type: "scrape", status: .served, served: [saturday], failed: [friday], kept: [friday],
+                                           records: 2, errors: [ProviderFailure(kind: "malformed", message: "malformed response: field 'viewers' (xpath td[4], parse number): '—' is not a number", day: friday)],
+                                           notes: ["1 advert row skipped"]),
+                    AudienceProviderReport(id: "formulatv-archive", type: "scrape", status: .failed, failed: [friday],
+                                           errors: [ProviderFailure(kind: "notFound", message: "not found: no page for 2026-10-23", day: friday)]),
+                ],
+                days: 2, records: 3, joined: 1, fetched: [friday, saturday], failed: [friday], stale: [friday]
             )
         )
+    }
+
+    static let friday = Day(year: 2026, month: 10, day: 23)
+    static let saturday = Day(year: 2026, month: 10, day: 24)
+
+    /// Two days of rankings: Friday's kept from an earlier run after its fetch failed, Saturday's
+    /// fetched, one of its records joined to its programme.
+    static func fullAudiences() -> [AudienceDay] {
+        [
+            AudienceDay(day: friday, records: [
+                AudienceRecord(day: friday, rank: 1, title: "Telenotícies vespre", channel: "TV3.es", viewers: 412_000, share: 12.5,
+                               start: time("2026-10-23T19:00:00Z"), source: "formulatv"),
+            ]),
+            AudienceDay(day: saturday, records: [
+                AudienceRecord(day: saturday, rank: 1, title: "Volver", channel: "La1.es", viewers: 2_345_000, share: 18.7,
+                               start: time("2026-10-24T20:05:00Z"), source: "formulatv", programme: "La1.es@20261024T200500Z"),
+                AudienceRecord(day: saturday, rank: 2, title: "Informe semanal", channel: "La1.es", viewers: 1_100_000, source: "formulatv"),
+            ]),
+        ]
     }
 
     /// Sorted as the codec sorts: channels by id, programmes by (channel, start).
@@ -129,6 +158,7 @@ enum SnapshotSamples {
             channels: [fullChannel(), Channel(id: "TV3.es", name: "TV3")],
             programmes: [fullProgramme(), later, regional],
             works: [fullWork().id: fullWork()],
+            audiences: fullAudiences(),
             report: fullReport()
         )
     }
@@ -184,6 +214,49 @@ enum SnapshotSamples {
     }
 
     """
+
+    /// `minimal()` as tvguide wrote it before audiences: no `audiences`.
+    static let schemaTwoMinimal = """
+    {
+      "channels": [
+        {
+          "id": "La1.es",
+          "name": "La 1"
+        }
+      ],
+      "generatedAt": "2026-10-25T06:00:00Z",
+      "programmes": [
+        {
+          "channel": "La1.es",
+          "source": "xmltv",
+          "start": "2026-10-25T20:30:00Z",
+          "title": "Cine"
+        }
+      ],
+      "report": {
+        "channels": [],
+        "normalisation": {
+          "duplicatesDropped": 0,
+          "invalidDropped": 0,
+          "outsideWindow": 0,
+          "overlapsDropped": 0,
+          "overlapsTrimmed": 0,
+          "stopsFilled": 0,
+          "unknownChannel": 0
+        },
+        "providers": [],
+        "warnings": []
+      },
+      "schemaVersion": 2,
+      "window": {
+        "from": "2026-10-25T00:00:00Z",
+        "to": "2026-10-26T00:00:00Z"
+      },
+      "works": {}
+    }
+
+    """
+
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
@@ -214,6 +287,8 @@ enum SnapshotSamples {
         var shuffled = snapshot
         shuffled.channels.reverse()
         shuffled.programmes = [snapshot.programmes[2], snapshot.programmes[1], snapshot.programmes[0]]
+        shuffled.audiences.reverse()
+        shuffled.audiences[1].records.reverse()
 
         #expect(try SnapshotCodec.encode(shuffled) == SnapshotCodec.encode(snapshot))
     }
@@ -278,6 +353,7 @@ enum SnapshotSamples {
         snapshot.programmes[0].providerIDs = ["tmdb": "1", "imdb": "tt2"]
         let expected = """
         {
+          "audiences": [],
           "channels": [
             {
               "id": "La1.es",
@@ -312,7 +388,7 @@ enum SnapshotSamples {
             "providers": [],
             "warnings": []
           },
-          "schemaVersion": 2,
+          "schemaVersion": 3,
           "window": {
             "from": "2026-10-25T00:00:00Z",
             "to": "2026-10-26T00:00:00Z"
@@ -351,40 +427,52 @@ enum SnapshotSamples {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let full = folder.appendingPathComponent("full.json")
-        let minimal = folder.appendingPathComponent("minimal.json")
-        try SnapshotCodec.encode(SnapshotSamples.full()).write(to: full)
-        try SnapshotCodec.encode(SnapshotSamples.minimal()).write(to: minimal)
-        var broken = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
-        broken["generatedAt"] = "yesterday"
-        let invalid = folder.appendingPathComponent("invalid.json")
-        try JSONSerialization.data(withJSONObject: broken).write(to: invalid)
-        var withoutWorks = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
-        withoutWorks.removeValue(forKey: "works")
-        let invalidWithoutWorks = folder.appendingPathComponent("without-works.json")
-        try JSONSerialization.data(withJSONObject: withoutWorks).write(to: invalidWithoutWorks)
-        let schemaOne = folder.appendingPathComponent("schema-one.json")
-        try Data(SnapshotSamples.schemaOneMinimal.utf8).write(to: schemaOne)
+        func file(_ name: String, _ data: Data) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            return url.path
+        }
+        func altered(_ change: (inout [String: Any]) -> Void) throws -> Data {
+            var object = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.full()))
+            change(&object)
+            return try JSONSerialization.data(withJSONObject: object)
+        }
+        let valid = [
+            try file("full.json", SnapshotCodec.encode(SnapshotSamples.full())),
+            try file("minimal.json", SnapshotCodec.encode(SnapshotSamples.minimal())),
+            try file("schema-one.json", Data(SnapshotSamples.schemaOneMinimal.utf8)),
+            try file("schema-two.json", Data(SnapshotSamples.schemaTwoMinimal.utf8)),
+        ]
+        let invalid = [
+            try file("bad-generated-at.json", altered { $0["generatedAt"] = "yesterday" }),
+            try file("two-without-works.json", altered { $0.removeValue(forKey: "works"); $0["schemaVersion"] = 2; $0.removeValue(forKey: "audiences") }),
+            try file("three-without-audiences.json", altered { $0.removeValue(forKey: "audiences") }),
+            try file("record-without-viewers.json", altered { object in
+                var days = object["audiences"] as? [[String: Any]] ?? []
+                var records = days[0]["records"] as? [[String: Any]] ?? []
+                records[0].removeValue(forKey: "viewers")
+                days[0]["records"] = records
+                object["audiences"] = days
+            }),
+        ]
 
         let script = """
         import json, sys, jsonschema
         schema = json.load(open(sys.argv[1]))
         jsonschema.Draft202012Validator.check_schema(schema)
         validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
-        for path in sys.argv[2:5]:
+        split = sys.argv.index("--")
+        for path in sys.argv[2:split]:
             text = open(path, encoding="utf-8").read()
             data = json.loads(text)
             assert json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\\n" == text, path + " is not canonical"
             validator.validate(data)
-        bad = json.load(open(sys.argv[5]))
-        assert not validator.is_valid(bad), "the schema accepted a bad generatedAt"
-        bad = json.load(open(sys.argv[6]))
-        assert not validator.is_valid(bad), "the schema accepted a schemaVersion 2 snapshot without works"
+        for path in sys.argv[split + 1:]:
+            assert not validator.is_valid(json.load(open(path))), "the schema accepted " + path
         print("ok")
         """
         let schema = SnapshotSamples.repositoryRoot.appendingPathComponent("docs/snapshot.schema.json")
-        let files = [schema, full, minimal, schemaOne, invalid, invalidWithoutWorks].map(\.path)
-        let python = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + files)
+        let python = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema.path] + valid + ["--"] + invalid)
         let result = (status: python.status, output: python.stdout + python.stderr)
         #expect(result.status == 0, "python3 said: \(result.output)")
         #expect(result.output.hasSuffix("ok\n"))
@@ -421,13 +509,13 @@ enum SnapshotSamples {
 
     @Test func aNewerSchemaIsNamedAsSuch() throws {
         var object = try SnapshotSamples.jsonObject(SnapshotCodec.encode(SnapshotSamples.minimal()))
-        object["schemaVersion"] = 3
-        #expect(throws: SnapshotError.unsupportedSchemaVersion(file: nil, found: 3, supported: 2)) {
+        object["schemaVersion"] = 4
+        #expect(throws: SnapshotError.unsupportedSchemaVersion(file: nil, found: 4, supported: 3)) {
             try SnapshotCodec.decode(JSONSerialization.data(withJSONObject: object))
         }
         // A newer schema that also changed shape is still reported by its version.
         object["programmes"] = "elsewhere"
-        #expect(throws: SnapshotError.unsupportedSchemaVersion(file: nil, found: 3, supported: 2)) {
+        #expect(throws: SnapshotError.unsupportedSchemaVersion(file: nil, found: 4, supported: 3)) {
             try SnapshotCodec.decode(JSONSerialization.data(withJSONObject: object))
         }
     }
@@ -439,8 +527,107 @@ enum SnapshotSamples {
         #expect(snapshot.report.metadata == nil)
         // Written back, it is a current file: the bytes are in the current schema.
         let rewritten = try SnapshotSamples.jsonObject(SnapshotCodec.encode(snapshot))
-        #expect(rewritten["schemaVersion"] as? Int == 2)
+        #expect(rewritten["schemaVersion"] as? Int == 3)
         #expect((rewritten["works"] as? [String: Any])?.isEmpty == true)
+        #expect((rewritten["audiences"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aSchemaTwoSnapshotReadsAsOneWithoutAudiences() throws {
+        let snapshot = try SnapshotCodec.decode(Data(SnapshotSamples.schemaTwoMinimal.utf8))
+        #expect(snapshot == SnapshotSamples.minimal())
+        #expect(snapshot.audiences == [])
+        #expect(snapshot.report.audience == nil)
+        // Written back, it is the current schema with an empty `audiences`, and nothing else changed.
+        let rewritten = String(decoding: try SnapshotCodec.encode(snapshot), as: UTF8.self)
+        let expected = SnapshotSamples.schemaTwoMinimal
+            .replacingOccurrences(of: "{\n  \"channels\"", with: "{\n  \"audiences\": [],\n  \"channels\"")
+            .replacingOccurrences(of: "\"schemaVersion\": 2", with: "\"schemaVersion\": 3")
+        #expect(rewritten == expected)
+    }
+
+    @Test func audiencesAreWrittenByDayInRankingOrder() throws {
+        var snapshot = SnapshotSamples.minimal()
+        let saturday = SnapshotSamples.saturday
+        snapshot.audiences = [AudienceDay(day: saturday, records: [
+            AudienceRecord(day: saturday, rank: 2, title: "Informe semanal", channel: "La1.es", viewers: 1_100_000, source: "formulatv"),
+            AudienceRecord(day: saturday, rank: 1, title: "Volver", channel: "La1.es", viewers: 2_345_000, share: 18.7,
+                           start: SnapshotSamples.time("2026-10-24T20:05:00Z"), source: "formulatv", programme: "La1.es@20261024T200500Z"),
+        ])]
+        snapshot.report.audience = AudienceReport(
+            providers: [AudienceProviderReport(id: "formulatv", type: "scrape", status: .served, served: [saturday], records: 2)],
+            days: 1, records: 2, joined: 1, fetched: [saturday])
+
+        let text = String(decoding: try SnapshotCodec.encode(snapshot), as: UTF8.self)
+        #expect(text.hasPrefix("""
+        {
+          "audiences": [
+            {
+              "day": "2026-10-24",
+              "records": [
+                {
+                  "channel": "La1.es",
+                  "day": "2026-10-24",
+                  "programme": "La1.es@20261024T200500Z",
+                  "rank": 1,
+                  "share": 18.7,
+                  "source": "formulatv",
+                  "start": "2026-10-24T20:05:00Z",
+                  "title": "Volver",
+                  "viewers": 2345000
+                },
+                {
+                  "channel": "La1.es",
+                  "day": "2026-10-24",
+                  "rank": 2,
+                  "source": "formulatv",
+                  "title": "Informe semanal",
+                  "viewers": 1100000
+                }
+              ]
+            }
+          ],
+          "channels": [
+        """))
+        #expect(text.contains("""
+          "report": {
+            "audience": {
+              "days": 1,
+              "failed": [],
+              "fetched": [
+                "2026-10-24"
+              ],
+              "joined": 1,
+              "providers": [
+                {
+                  "errors": [],
+                  "failed": [],
+                  "id": "formulatv",
+                  "kept": [],
+                  "notes": [],
+                  "records": 2,
+                  "served": [
+                    "2026-10-24"
+                  ],
+                  "status": "served",
+                  "type": "scrape"
+                }
+              ],
+              "records": 2,
+              "stale": []
+            },
+            "channels": [],
+        """))
+        var expected = snapshot
+        expected.audiences[0].records.reverse()
+        #expect(try SnapshotCodec.decode(Data(text.utf8)) == expected)
+    }
+
+    @Test func aRecordFiledUnderAnotherDayIsCorrupt() throws {
+        var snapshot = SnapshotSamples.full()
+        snapshot.audiences[1].records[1].day = SnapshotSamples.friday
+        #expect(throws: SnapshotError.corrupt(file: nil, detail: "audiences[1].records: record 1 is of 2026-10-23, filed under 2026-10-24")) {
+            try SnapshotCodec.decode(SnapshotCodec.encode(snapshot))
+        }
     }
 
     @Test func worksAreKeyedByIDAndProgrammesPointAtThem() throws {

@@ -161,7 +161,7 @@ import Testing
               title: "Serie" → "Serie (T2)"
         La2.es:
           - 2026-10-21 20:00Z Documental
-        1 added, 2 removed, 1 changed in 2 channels; channels +1 -1 ~0; works +0 -0 ~0
+        1 added, 2 removed, 1 changed in 2 channels; channels +1 -1 ~0; works +0 -0 ~0; audience days +0 -0 ~0
 
         """)
     }
@@ -178,6 +178,9 @@ import Testing
         #expect(try GuideDiff(json: json) == diff)
         #expect(String(decoding: json, as: UTF8.self) == """
         {
+          "audienceDays": [],
+          "audienceDaysAdded": [],
+          "audienceDaysRemoved": [],
           "channels": [
             {
               "added": [],
@@ -362,7 +365,7 @@ import Testing
               sources:
                 title: tmdb → (none)
                 voteAverage: tmdb → tmdb-recorded
-        0 added, 0 removed, 1 changed in 1 channel; channels +0 -0 ~0; works +1 -1 ~1
+        0 added, 0 removed, 1 changed in 1 channel; channels +0 -0 ~0; works +1 -1 ~1; audience days +0 -0 ~0
 
         """)
     }
@@ -380,6 +383,9 @@ import Testing
         #expect(try GuideDiff(json: json) == diff)
         #expect(String(decoding: json, as: UTF8.self) == """
         {
+          "audienceDays": [],
+          "audienceDaysAdded": [],
+          "audienceDaysRemoved": [],
           "channels": [],
           "channelsAdded": [],
           "channelsChanged": [],
@@ -422,5 +428,153 @@ import Testing
         }
 
         """)
+    }
+
+    // MARK: audiences
+
+    static func record(_ day: Day, _ channel: String, _ title: String, _ viewers: Int, start: String? = nil,
+                       share: Double? = nil, source: String = "formulatv", programme: String? = nil) -> AudienceRecord {
+        AudienceRecord(day: day, title: title, channel: channel, viewers: viewers, share: share, start: start.map(time), source: source, programme: programme)
+    }
+
+    static func snapshot(audiences: [Day: [AudienceRecord]]) -> Snapshot {
+        var snapshot = snapshot(channels: [la1], programmes: [])
+        snapshot.audiences = audiences.keys.sorted().map { AudienceDay(day: $0, records: AudienceStore.ranked(audiences[$0] ?? [])) }
+        return snapshot
+    }
+
+    static let monday = AudienceSamples.day("2026-10-19")
+    static let tuesday = AudienceSamples.day("2026-10-20")
+    static let wednesday = AudienceSamples.day("2026-10-21")
+
+    /// Monday dropped out of the window, Wednesday came in, Tuesday was fetched again: the news
+    /// gained viewers (which moves no one's rank enough to matter: rank is not compared), a film
+    /// was joined to its programme, a late show came in from the archive and one row went.
+    static func audienceChange() -> (old: Snapshot, new: Snapshot) {
+        let old = snapshot(audiences: [
+            monday: [record(monday, "La1.es", "Telediario 2", 2_000_000)],
+            tuesday: [
+                record(tuesday, "La1.es", "Telediario 2", 2_100_000, start: "2026-10-20T19:00:00Z", share: 16.4),
+                record(tuesday, "Antena3.es", "El hormiguero 3.0", 1_900_000, start: "2026-10-20T20:00:00Z"),
+                record(tuesday, "La1.es", "Cine: Alien", 1_500_000, start: "2026-10-20T20:05:00Z"),
+                record(tuesday, "Cuatro.es", "Cuarto milenio", 700_000),
+            ],
+        ])
+        let new = snapshot(audiences: [
+            tuesday: [
+                record(tuesday, "La1.es", "Telediario 2", 2_150_000, start: "2026-10-20T19:00:00Z", share: 16.9),
+                record(tuesday, "Antena3.es", "El hormiguero 3.0", 1_900_000, start: "2026-10-20T20:00:00Z"),
+                record(tuesday, "La1.es", "Cine: Alien", 1_500_000, start: "2026-10-20T20:05:00Z", programme: "La1.es@20261020T200500Z"),
+                record(tuesday, "laSexta.es", "Late Xou", 650_000, start: "2026-10-20T22:30:00Z", source: "formulatv-archive"),
+            ],
+            wednesday: [record(wednesday, "La1.es", "Telediario 2", 2_050_000), record(wednesday, "La1.es", "La Revuelta", 1_600_000)],
+        ])
+        return (old, new)
+    }
+
+    @Test func audienceDaysAddedRemovedAndRecordsChanged() {
+        let (old, new) = Self.audienceChange()
+        let diff = SnapshotDiff.compare(old, new)
+
+        #expect(diff.audienceDaysAdded == [GuideDiff.AudienceDaySummary(day: Self.wednesday, records: 2)])
+        #expect(diff.audienceDaysRemoved == [GuideDiff.AudienceDaySummary(day: Self.monday, records: 1)])
+        #expect(diff.audienceDays == [GuideDiff.AudienceDayDiff(
+            day: Self.tuesday,
+            added: [GuideDiff.AudienceSummary(channel: "laSexta.es", title: "Late Xou", start: Self.time("2026-10-20T22:30:00Z"), viewers: 650_000)],
+            removed: [GuideDiff.AudienceSummary(channel: "Cuatro.es", title: "Cuarto milenio", start: nil, viewers: 700_000)],
+            changed: [
+                GuideDiff.AudienceChange(channel: "La1.es", title: "Telediario 2", start: Self.time("2026-10-20T19:00:00Z"), fields: [
+                    Field(field: "share", old: "16.4", new: "16.9"),
+                    Field(field: "viewers", old: "2100000", new: "2150000"),
+                ]),
+                GuideDiff.AudienceChange(channel: "La1.es", title: "Cine: Alien", start: Self.time("2026-10-20T20:05:00Z"), fields: [
+                    Field(field: "programme", old: nil, new: #""La1.es@20261020T200500Z""#),
+                ]),
+            ])])
+        #expect(!diff.isEmpty)
+        #expect(diff.channels == [])
+    }
+
+    @Test func aRankThatMovesBecauseOthersChangedIsNoChange() {
+        let old = Self.snapshot(audiences: [Self.tuesday: [Self.record(Self.tuesday, "La1.es", "Telediario 2", 2_100_000),
+                                                           Self.record(Self.tuesday, "La1.es", "Cine", 1_500_000)]])
+        var new = old
+        new.audiences[0].records.swapAt(0, 1)
+        new.audiences[0].records[0].rank = 1
+        new.audiences[0].records[1].rank = 2
+        #expect(SnapshotDiff.compare(old, new).isEmpty)
+    }
+
+    @Test func audiencesInText() {
+        let (old, new) = Self.audienceChange()
+        #expect(SnapshotDiff.compare(old, new).text() == """
+        audiences:
+          + 2026-10-21 (2 records)
+          - 2026-10-19 (1 record)
+          2026-10-20:
+            + laSexta.es 2026-10-20 22:30Z Late Xou: 650000 viewers
+            - Cuatro.es Cuarto milenio: 700000 viewers
+            ~ La1.es 2026-10-20 19:00Z Telediario 2
+                share: 16.4 → 16.9
+                viewers: 2100000 → 2150000
+            ~ La1.es 2026-10-20 20:05Z Cine: Alien
+                programme: (none) → "La1.es@20261020T200500Z"
+        0 added, 0 removed, 0 changed in 0 channels; channels +0 -0 ~0; works +0 -0 ~0; audience days +1 -1 ~1
+
+        """)
+    }
+
+    @Test func audiencesInJSONAreSortedAndReadBack() throws {
+        let (old, new) = Self.audienceChange()
+        let diff = SnapshotDiff.compare(old, new)
+        let json = diff.json()
+        #expect(try GuideDiff(json: json) == diff)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.hasPrefix("""
+        {
+          "audienceDays": [
+            {
+              "added": [
+                {
+                  "channel": "laSexta.es",
+                  "start": "2026-10-20T22:30:00Z",
+                  "title": "Late Xou",
+                  "viewers": 650000
+                }
+              ],
+              "changed": [
+                {
+                  "channel": "La1.es",
+                  "fields": [
+                    {
+                      "field": "share",
+                      "new": "16.9",
+                      "old": "16.4"
+                    },
+                    {
+                      "field": "viewers",
+                      "new": "2150000",
+                      "old": "2100000"
+                    }
+                  ],
+                  "start": "2026-10-20T19:00:00Z",
+                  "title": "Telediario 2"
+                },
+        """))
+        #expect(text.contains("""
+          "audienceDaysAdded": [
+            {
+              "day": "2026-10-21",
+              "records": 2
+            }
+          ],
+          "audienceDaysRemoved": [
+            {
+              "day": "2026-10-19",
+              "records": 1
+            }
+          ],
+          "channels": [],
+        """))
     }
 }

@@ -47,14 +47,16 @@ final class Scratch: @unchecked Sendable {
     }
 }
 
-/// The default providers.yaml with the live MiGuiaTV base_url replaced, so that no test ever
-/// reaches the internet. The timeout is generous because a loopback server answers through the
+/// The default providers.yaml with the live MiGuiaTV base_url and formulatv's site replaced, so
+/// that no test ever reaches the internet. The timeout is generous because a loopback server answers through the
 /// test process's cooperative threads, which other suites' CPU-bound tests may hold for seconds.
 func defaultConfig(miguiatv baseURL: String, extra: String = "") throws -> String {
     let original = try String(contentsOf: Fixtures.url("../providers.yaml"), encoding: .utf8)
     let sampleURL = Fixtures.url("xmltv/sample.xml").path
     return original
         .replacingOccurrences(of: "base_url: \"http://api.miguia.tv/1/\"", with: "base_url: \"\(baseURL)\"" + extra)
+        // Port 9 (discard) on loopback refuses at once: the live audience source is down.
+        .replacingOccurrences(of: "https://www.formulatv.com/", with: "http://127.0.0.1:9/")
         .replacingOccurrences(of: "timeout: 10s\n    retries: 1", with: "timeout: 60s\n    retries: 0")
         .replacingOccurrences(of: "url: Fixtures/xmltv/sample.xml", with: "url: \(sampleURL)")
         .replacingOccurrences(of: "replay: Fixtures/", with: "replay: \(Fixtures.root.path)/")

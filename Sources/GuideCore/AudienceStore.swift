@@ -1,0 +1,124 @@
+import Foundation
+
+/// Which days of audience rankings a snapshot keeps, and how a run adds to the previous
+/// snapshot's: the last `keepDays` days up to yesterday (today's figures are not out yet). A day
+/// the previous snapshot has is not fetched again unless a refresh is asked; fetched days are
+/// added; days outside the window are dropped; a day whose fetch failed keeps the previous
+/// snapshot's rows, if it had any, and is reported as stale. The rankings live in the snapshot
+/// (`Snapshot.audiences`), not in a file of their own.
+public struct AudienceStore: Sendable {
+    public static let defaultKeepDays = 14
+
+    /// Days kept; below 1 counts as 1.
+    public let keepDays: Int
+
+    public init(keepDays: Int = AudienceStore.defaultKeepDays) {
+        self.keepDays = max(1, keepDays)
+    }
+
+    /// The days kept on `today`: the `keepDays` days ending yesterday, oldest first.
+    public func window(today: Day) -> [Day] {
+        (1...keepDays).reversed().map { today.adding(days: -$0) }
+    }
+
+    /// The days of the window to ask the chain for: those `previous` lacks, or all of them with
+    /// `refresh`. Oldest first.
+    public func daysToFetch(previous: [AudienceDay], today: Day, refresh: Bool = false) -> [Day] {
+        let window = self.window(today: today)
+        guard !refresh else { return window }
+        let stored = Set(previous.filter { !$0.records.isEmpty }.map(\.day))
+        return window.filter { !stored.contains($0) }
+    }
+
+    /// `previous` with what the chain fetched: the window's days sorted, each day ranked (by
+    /// viewers, `rank` set from 1), and the report (`joined` left at 0; `AudienceJoin` counts).
+    public func merge(previous: [AudienceDay], fetched: AudienceChainResult, today: Day) -> AudienceUpdate {
+        let window = Set(self.window(today: today))
+        var byDay: [Day: [AudienceRecord]] = [:]
+        for stored in previous where window.contains(stored.day) && !stored.records.isEmpty && byDay[stored.day] == nil {
+            byDay[stored.day] = stored.records
+        }
+        let previousDays = Set(byDay.keys)
+        for (day, records) in fetched.served where window.contains(day) {
+            byDay[day] = records
+        }
+        let failed = fetched.failed.filter(window.contains)
+        let stale = failed.filter(previousDays.contains)
+
+        let days = byDay.keys.sorted().map { day in
+            AudienceDay(day: day, records: Self.ranked(byDay[day] ?? []))
+        }
+
+        // A stored day that was not served this run was served by an earlier run: its provider kept it.
+        let servedNow = Set(fetched.served.keys)
+        var kept: [String: [Day]] = [:]
+        for day in days where !servedNow.contains(day.day) {
+            for source in Set(day.records.map(\.source)) {
+                kept[source, default: []].append(day.day)
+            }
+        }
+        var providers = fetched.providers
+        for index in providers.indices {
+            providers[index].kept = kept[providers[index].id] ?? []
+        }
+
+        let report = AudienceReport(
+            providers: providers, days: days.count, records: days.reduce(0) { $0 + $1.records.count }, joined: 0,
+            fetched: fetched.asked.filter(window.contains), failed: failed, stale: stale)
+        return AudienceUpdate(audiences: days, report: report)
+    }
+
+    /// The whole pipeline for one run: decides the days to fetch, fetches them through `chain`,
+    /// merges them into `previous` (the previous snapshot's `audiences`) and joins every record
+    /// to `programmes` (the new snapshot's guide).
+    public func update(previous: [AudienceDay], today: Day, refresh: Bool = false, chain: AudienceChain,
+                       programmes: [Programme], join: AudienceJoin = AudienceJoin()) async -> AudienceUpdate {
+        let fetched = await chain.fetch(daysToFetch(previous: previous, today: today, refresh: refresh))
+        var update = merge(previous: previous, fetched: fetched, today: today)
+        let joined = join.join(update.audiences, to: programmes)
+        update.audiences = joined.days
+        update.report.joined = joined.joined
+        return update
+    }
+
+    /// A day's rows in ranking order, `rank` their position from 1.
+    static func ranked(_ records: [AudienceRecord]) -> [AudienceRecord] {
+        var sorted = records.sorted(by: AudienceRecord.ranksBefore)
+        for index in sorted.indices { sorted[index].rank = index + 1 }
+        return sorted
+    }
+}
+
+/// The rankings a snapshot keeps, and how they came about.
+public struct AudienceUpdate: Sendable {
+    /// For `Snapshot.audiences`.
+    public var audiences: [AudienceDay]
+    /// For `RunReport.audience`.
+    public var report: AudienceReport
+}
+
+extension Day {
+    /// The day `days` later (earlier when negative).
+    public func adding(days: Int) -> Day {
+        let c = CivilTime.components(epochSeconds: (CivilTime.daysFromCivil(year: year, month: month, day: self.day) + days) * 86_400)
+        return Day(year: c.year, month: c.month, day: c.day)
+    }
+
+    /// The day on the calendar of `timeZone` at `date`: what "today" is for a run at `date`.
+    public init(_ date: Date, in timeZone: TimeZone) {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let c = CivilTime.components(epochSeconds: local)
+        self.init(year: c.year, month: c.month, day: c.day)
+    }
+
+    /// From midnight to midnight in `timeZone`: 23 or 25 hours on the days the clocks change.
+    public func interval(in timeZone: TimeZone) -> DateInterval {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        func midnight(_ day: Day) -> Date {
+            calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
+                ?? Date(timeIntervalSince1970: TimeInterval(CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)))
+        }
+        return DateInterval(start: midnight(self), end: midnight(adding(days: 1)))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GuideCore
+
+/// Channel schedules scraped from HTML pages, one page per channel and day, as a
+/// `produces: guide` recipe describes: `{channel}` in the URL is the provider's own channel id.
+///
+/// Fields: `start` and `title` (essential), and `stop`, `subtitle`, `description`, `category`.
+/// Rows are read in page order; a start earlier than the previous row's is taken to be past
+/// midnight (a page covering 06:00 to 06:00), so it and the rows after it move to the next day.
+/// A missing `stop` is left to the normaliser, which takes the next programme's start.
+public struct ScrapeGuideProvider: GuideProvider {
+    public let id: String
+    public let recipe: ScrapeRecipe
+    private let channelList: [Channel]
+    private let template: URLTemplate
+    private let transport: any HTTPTransport
+    private let extractors: ExtractorPool
+    private let clock: ZonedDay
+    private let tally = ScrapeTally()
+
+    /// The most days one `schedule` call fetches; a longer window (`shift_weeks: auto` asks for
+    /// all of time) is refused rather than turned into thousands of requests.
+    public static let maximumDays = 62
+
+    /// Compiles the recipe, so an invalid one fails here, before anything is fetched.
+    /// - Parameter channels: what `channels()` answers, under the provider's own ids.
+    /// - Precondition: `recipe.produces == .guide`.
+    public init(id: String, recipe: ScrapeRecipe, channels: [Channel], transport: any HTTPTransport) throws(ScrapeRecipeError) {
+        precondition(recipe.produces == .guide, "ScrapeGuideProvider needs a produces: guide recipe")
+        self.id = id
+        self.recipe = recipe
+        channelList = channels
+        extractors = try ExtractorPool(recipe)
+        template = try recipe.urlTemplate()
+        self.transport = transport
+        clock = ZonedDay(timeZone: recipe.timeZone)
+    }
+
+    public func channels() async throws -> [Channel] {
+        channelList
+    }
+
+    /// Fetches the page of every day (in the recipe's time zone) that `window` touches, in order,
+    /// and keeps the programmes that overlap it, once per start time. A page missing (HTTP 404)
+    /// after the first day ends the listing there, noted in the report; a missing first page
+    /// throws, as does any other error.
+    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+        let first = clock.day(of: window.start)
+        let last = clock.day(of: window.duration > 0 ? window.end.addingTimeInterval(-1) : window.start)
+        var days = [first]
+        while let day = days.last, day < last {
+            guard days.count < Self.maximumDays else {
+                throw ProviderError.notConfigured("\(id): a scrape guide fetches one page per day, and the window asked spans more than \(Self.maximumDays) days")
+            }
+            days.append(ZonedDay.next(day))
+        }
+
+        let overlap = TimeWindow(from: window.start, to: window.end)
+        var programmes: [Programme] = []
+        var starts = Set<Date>()
+        pages: for day in days {
+            guard let url = template.url(day: day, channel: channel.providerID) else {
+                throw ProviderError.notConfigured("\(id): no URL for \(day)")
+            }
+            let response: HTTPResponse
+            do {
+                response = try await transport.page(url)
+            } catch let error as ProviderError where day > first && error.isMissingPage {
+                // Sites publish a few days ahead; the listing ends where their pages do.
+                await tally.listingEnded(channel: channel.providerID, on: day, error: error)
+                break pages
+            }
+            let result: ScrapeResult
+            do {
+                result = try extractors.extract(from: response.body, contentType: response.headers["content-type"])
+            } catch {
+                throw error.about(url)
+            }
+            await tally.record(result)
+            for programme in makeProgrammes(from: result.rows, on: day, channel: channel.id)
+            where overlap.overlaps(start: programme.start, stop: programme.stop) && starts.insert(programme.start).inserted {
+                programmes.append(programme)
+            }
+        }
+        return programmes.sorted { $0.start < $1.start }
+    }
+
+    public func reportNotes() async -> [String] {
+        await tally.notes()
+    }
+
+    private func makeProgrammes(from rows: [ScrapedRow], on day: Day, channel: String) -> [Programme] {
+        var programmes: [Programme] = []
+        programmes.reserveCapacity(rows.count)
+        var pastMidnight = 0
+        var previousStart = Int.min
+        for row in rows {
+            // Essential fields: the extractor has thrown for any row without them.
+            guard let time = row.minutes("start"), let title = row.text("title") else { continue }
+            if time + pastMidnight < previousStart { pastMidnight += 1_440 }
+            let start = time + pastMidnight
+            previousStart = start
+            var programme = Programme(channel: channel, start: clock.date(day, minutes: start), title: title, source: id)
+            if let stopTime = row.minutes("stop") {
+                let stop = stopTime + pastMidnight
+                programme.stop = clock.date(day, minutes: stop > start ? stop : stop + 1_440)
+            }
+            programme.subtitle = row.text("subtitle")
+            programme.synopsis = row.text("description")
+            programme.categories = row.text("category").map { [LocalizedText($0)] }
+            programmes.append(programme)
+        }
+        return programmes
+    }
+}
