@@ -9,7 +9,8 @@ struct DiffCommand: ParsableCommand {
         discussion: """
         Programmes added, removed and changed per channel (with the fields that changed), \
         channels added or removed, and films and series (works) added, removed or changed, with \
-        their changed fields and the providers they now come from. Programmes are matched by \
+        their changed fields and the providers they now come from, and audience days added, \
+        removed or changed. Programmes are matched by \
         channel and start time; the run report, schemaVersion and generatedAt are not compared. \
         Exit status: 0 when equal, 1 when different, 2 on error.
         """
