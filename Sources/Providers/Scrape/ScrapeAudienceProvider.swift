@@ -41,13 +41,7 @@ public struct ScrapeAudienceProvider: AudienceProvider {
             throw ProviderError.notConfigured("\(id): the url template needs a {channel}, which an audience page has not")
         }
         let response = try await transport.page(url)
-        let result: ScrapeResult
-        do {
-            result = try extractors.extract(from: response.body, contentType: response.headers["content-type"])
-        } catch {
-            throw error.about(url)
-        }
-        await tally.record(result)
+        let result = try await extractors.extract(response, from: url, countingIn: tally)
 
         var records: [AudienceRecord] = []
         records.reserveCapacity(result.rows.count)

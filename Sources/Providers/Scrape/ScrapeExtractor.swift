@@ -263,4 +263,17 @@ final class ExtractorPool: @unchecked Sendable {
         defer { lock.withLock { idle.append(extractor) } }
         return try extractor.extract(from: data, contentType: contentType)
     }
+
+    /// The rows of a fetched page, counted in `tally`; a page that does not fit the recipe is
+    /// `malformed` naming its URL.
+    func extract(_ response: HTTPResponse, from url: URL, countingIn tally: ScrapeTally) async throws -> ScrapeResult {
+        let result: ScrapeResult
+        do {
+            result = try extract(from: response.body, contentType: response.headers["content-type"])
+        } catch {
+            throw error.about(url)
+        }
+        await tally.record(result)
+        return result
+    }
 }

@@ -70,13 +70,7 @@ public struct ScrapeGuideProvider: GuideProvider {
                 await tally.listingEnded(channel: channel.providerID, on: day, error: error)
                 break pages
             }
-            let result: ScrapeResult
-            do {
-                result = try extractors.extract(from: response.body, contentType: response.headers["content-type"])
-            } catch {
-                throw error.about(url)
-            }
-            await tally.record(result)
+            let result = try await extractors.extract(response, from: url, countingIn: tally)
             for programme in makeProgrammes(from: result.rows, on: day, channel: channel.id)
             where overlap.overlaps(start: programme.start, stop: programme.stop) && starts.insert(programme.start).inserted {
                 programmes.append(programme)
