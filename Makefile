@@ -14,3 +14,4 @@ test: deps
 bench: deps
 	bench/run.sh
 	bench/metadata.sh
+	bench/audiences.sh

@@ -54,6 +54,8 @@ let package = Package(
             "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // bench/audiences.sh's Swift side: the scraper's throughput, the audience product path and the join.
+        .executableTarget(name: "scrape-bench", dependencies: ["Scrape", "XMLTV", "GuideTransport", "GuideCore"], path: "bench/ScrapeBench"),
 
         .target(name: "TestSupport", dependencies: [
             "GuideCore",

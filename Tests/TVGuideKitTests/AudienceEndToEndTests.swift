@@ -68,6 +68,63 @@ struct AudienceEndToEndTests {
         #expect(joined.allSatisfy(programmeIDs.contains), "a joined record points at a programme of the guide")
     }
 
+    @Test func fourteenDaysOfPagesOverHTTP() async throws {
+        let scratch = try Scratch()
+        let log = RequestLog()
+        try await LoopbackServer.run(log: log, LoopbackServer.serving(directory: Fixtures.url("formulatv"))) { base in
+            let site = Self.recipe("site", folder: "formulatv")
+                .replacingOccurrences(of: "https://www.formulatv.com/", with: base.absoluteString)
+                .replacingOccurrences(of: "replay: \(Fixtures.url("formulatv").path)", with: "timeout: 60s\n    retries: 0")
+            try scratch.write("providers.yaml", try Self.configuration(audience: ["site"], providers: [site]))
+            let run = try await CLI.run(["build", "--now", Self.dayAfterRecording, "--quiet"], in: scratch.url)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(await log.count == 14)
+        #expect(await log.requests.map(\.path).sorted().first == "/audiencias/12-10-2026/")
+        let snapshot = try SnapshotStore.load(scratch.file("snapshots/latest.json"))
+        #expect(snapshot.audiences.count == 14)
+        #expect(snapshot.audiences.allSatisfy { $0.records.count == 40 })
+        #expect(snapshot.report.audience?.providers.first?.notes.contains { $0.contains("1 advert row(s) skipped") } == true)
+    }
+
+    @Test func aGuideScrapedFromHTMLPagesAsTheWorkedExampleSays() async throws {
+        let scratch = try Scratch()
+        try await LoopbackServer.run(LoopbackServer.serving(directory: Fixtures.url("scrape-cases"))) { base in
+            try scratch.write("providers.yaml", """
+                channels:
+                  - { id: La1.es, name: La 1, my-site: la1 }
+                guide: [my-site]
+                providers:
+                  my-site:
+                    type: scrape
+                    produces: guide
+                    url: "\(base.absoluteString)guia/{channel}/{date:yyyy-MM-dd}"
+                    rows: "//ul[@class='parrilla']/li[@class='emision']"
+                    fields:
+                      start:       { xpath: "span[@class='hora']", parse: time }
+                      stop:        { xpath: "span[@class='fin']", parse: time }
+                      title:       { xpath: "h3", parse: text }
+                      subtitle:    { xpath: "h4", parse: text }
+                      description: { xpath: "p[@class='sinopsis']", parse: text }
+                      category:    { xpath: "em", parse: text }
+                    timeout: 60s
+                    retries: 0
+                """)
+            let run = try await CLI.run(["build", "--now", "2026-10-19T12:00:00Z", "--from", "2026-10-19T04:00:00Z",
+                                         "--to", "2026-10-21T04:00:00Z", "--quiet"], in: scratch.url)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let snapshot = try SnapshotStore.load(scratch.file("snapshots/latest.json"))
+        let titles = snapshot.programmes.map(\.title)
+        #expect(titles.starts(with: ["Telediario Matinal", "La Hora de La 1", "Telediario 2", "Cine", "La noche en 24h"]), "\(titles)")
+        #expect(snapshot.programmes.allSatisfy { $0.channel == "La1.es" && $0.source == "my-site" })
+        let film = try #require(snapshot.programmes.first { $0.title == "Cine" })
+        #expect(film.subtitle == "Los santos inocentes")
+        // 23:30 Madrid summer time, and the 01:15 after it is the next day.
+        #expect(film.start == ISOTime.parse("2026-10-19T21:30:00Z"))
+        #expect(snapshot.programmes.first { $0.title == "La noche en 24h" }?.start == ISOTime.parse("2026-10-19T23:15:00Z"))
+    }
+
     @Test func daysAlreadyKeptAreNotFetchedAgainAndSurviveAFailingSource() async throws {
         let scratch = try Scratch()
         try scratch.write("providers.yaml", try Self.configuration(
