@@ -190,35 +190,34 @@ extension RunReport {
     public func redacting(_ secrets: [String]) -> RunReport {
         guard !secrets.isEmpty else { return self }
         func clean(_ text: String) -> String { URLRedaction.scrub(text, removing: secrets) }
+        func cleaned<Provider: ReportedProvider>(_ providers: [Provider]) -> [Provider] {
+            providers.map { provider in
+                var provider = provider
+                provider.notes = provider.notes.map(clean)
+                for index in provider.errors.indices {
+                    provider.errors[index].message = clean(provider.errors[index].message)
+                }
+                return provider
+            }
+        }
         var report = self
-        for index in report.providers.indices {
-            report.providers[index].notes = report.providers[index].notes.map(clean)
-            for error in report.providers[index].errors.indices {
-                report.providers[index].errors[error].message = clean(report.providers[index].errors[error].message)
-            }
-        }
+        report.providers = cleaned(report.providers)
         report.warnings = report.warnings.map(clean)
-        if var metadata = report.metadata {
-            for index in metadata.providers.indices {
-                metadata.providers[index].notes = metadata.providers[index].notes.map(clean)
-                for error in metadata.providers[index].errors.indices {
-                    metadata.providers[index].errors[error].message = clean(metadata.providers[index].errors[error].message)
-                }
-            }
-            report.metadata = metadata
-        }
-        if var audience = report.audience {
-            for index in audience.providers.indices {
-                audience.providers[index].notes = audience.providers[index].notes.map(clean)
-                for error in audience.providers[index].errors.indices {
-                    audience.providers[index].errors[error].message = clean(audience.providers[index].errors[error].message)
-                }
-            }
-            report.audience = audience
-        }
+        if let metadata = report.metadata { report.metadata?.providers = cleaned(metadata.providers) }
+        if let audience = report.audience { report.audience?.providers = cleaned(audience.providers) }
         return report
     }
 }
+
+/// A provider's lines in a run report: what `RunReport.redacting` scrubs.
+protocol ReportedProvider {
+    var notes: [String] { get set }
+    var errors: [ProviderFailure] { get set }
+}
+
+extension ProviderReport: ReportedProvider {}
+extension MetadataProviderReport: ReportedProvider {}
+extension AudienceProviderReport: ReportedProvider {}
 
 /// One day's audience ranking.
 public struct AudienceDay: Codable, Sendable, Hashable {
