@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The model, provider protocols, chains, normalisation, snapshots and diff. Foundation only.
@@ -47,11 +50,23 @@ let package = Package(
                 path: "Sources/Providers/Scrape"),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
-            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape",
+            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // `tvguide serve`: the JSON API, the web guide, iCalendar feeds and metrics over the in-memory guide.
+        // Knows GuideCore only; the CLI hands it the refresh and the XMLTV export.
+        .target(name: "GuideServer", dependencies: [
+            "GuideCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tvguide", dependencies: [
-            "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV",
+            "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // bench/audiences.sh's Swift side: the scraper's throughput, the audience product path and the join.
@@ -71,5 +86,10 @@ let package = Package(
         .testTarget(name: "TheTVDBTests", dependencies: ["TheTVDB", "GuideTransport", "TestSupport"]),
         .testTarget(name: "ScrapeTests", dependencies: ["Scrape", "GuideTransport", "TestSupport"]),
         .testTarget(name: "TVGuideKitTests", dependencies: ["TVGuideKit", "TestSupport", "tvguide"]),
+        .testTarget(name: "GuideServerTests", dependencies: [
+            "GuideServer", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
     ]
 )

@@ -3,7 +3,7 @@ import GuideCore
 
 /// Turns the composed YAML into a `GuideConfiguration`, checking every reference on the way.
 struct ConfigurationParser {
-    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "providers"]
+    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "providers", "lineups"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
     static let snapshotKeys = ["dir", "keep", "audience_days"]
@@ -47,14 +47,17 @@ struct ConfigurationParser {
             try providerList(entry, listedIn: "audience", providers: providers, allowEmpty: true)
         } ?? []
 
-        return GuideConfiguration(
+        let channels = try parseChannels(top["channels"]?.value, providers: providers)
+        var configuration = GuideConfiguration(
             file: file, directory: directory, version: version,
             window: try parseWindow(top["window"]?.value),
             cache: try parseCache(top["cache"]?.value),
             snapshots: try parseSnapshots(top["snapshots"]?.value),
-            channels: try parseChannels(top["channels"]?.value, providers: providers),
+            channels: channels,
             guide: guide, metadata: metadata, metadataKinds: metadataKinds, audience: audience,
             providers: providers)
+        configuration.lineups = try parseLineups(top["lineups"], channels: channels)
+        return configuration
     }
 
     // MARK: Sections
@@ -158,6 +161,41 @@ struct ConfigurationParser {
             ids.append(id)
         }
         return ids
+    }
+
+    /// `lineups: { national: [La1.es, …] }`: each id must be a channel of the channel map (or an
+    /// alias of one), so a typo fails here rather than showing an empty line-up.
+    private func parseLineups(_ entry: ConfigNode.Entry?, channels: [ChannelMapping]) throws(ConfigError) -> [String: [String]] {
+        guard let entry else { return [:] }
+        if case .null = entry.value.content { return [:] }
+        guard let entries = entry.value.entries else {
+            throw .invalidValue("expected line-ups like { national: [La1.es, La2.es] }, got \(entry.value.shapeDescription)", entry.value.location)
+        }
+        var canonical: [String: String] = [:]
+        for channel in channels {
+            canonical[channel.id] = channel.id
+            for alias in channel.aliases { canonical[alias] = channel.id }
+        }
+        var lineups: [String: [String]] = [:]
+        for lineup in entries {
+            guard case .sequence(let items) = lineup.value.content else {
+                throw .invalidValue("line-up '\(lineup.key)' must be a list of channel ids, got \(lineup.value.shapeDescription)", lineup.value.location)
+            }
+            var ids: [String] = []
+            for item in items {
+                let id = try values.string(item)
+                if channels.isEmpty {
+                    ids.append(id)
+                } else if let known = canonical[id] {
+                    ids.append(known)
+                } else {
+                    throw .invalidValue("line-up '\(lineup.key)' lists '\(id)', which is not a channel in channels"
+                        + Suggestion.didYouMean(id, among: channels.map(\.id)), item.location)
+                }
+            }
+            lineups[lineup.key] = ids
+        }
+        return lineups
     }
 
     private func parseMetadata(

@@ -23,6 +23,8 @@ public struct GuideConfiguration: Sendable {
     public var audience: [String]
     /// Every provider in file order.
     public var providers: [ProviderSettings]
+    /// Named line-ups (`national`, an operator's) → canonical channel ids, for `tvguide serve`.
+    public var lineups: [String: [String]] = [:]
 
     public static let supportedVersions = [1]
 

@@ -16,14 +16,14 @@ public enum WeekShift: Sendable, Hashable, CustomStringConvertible {
 
 /// Durations as the configuration writes them: `500ms`, `10s`, `90m`, `2h`, `1d`, `1w`, combined
 /// from the largest unit down (`1h30m`, `1d 12h`), or a bare number of seconds.
-enum DurationText {
+public enum DurationText {
     private static let units: [(suffix: String, seconds: Double)] = [
         ("w", 604_800), ("d", 86_400), ("h", 3_600), ("ms", 0.001), ("m", 60), ("s", 1),
     ]
     /// Units from the largest down, the only order a combination may use.
     private static let order = ["w", "d", "h", "m", "s", "ms"]
 
-    static func parse(_ text: String) -> TimeInterval? {
+    public static func parse(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.allSatisfy(isNumberCharacter), let seconds = Double(trimmed) {
             return seconds

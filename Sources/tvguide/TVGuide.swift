@@ -12,9 +12,9 @@ struct TVGuide: AsyncParsableCommand {
         discussion: """
         Providers, their priority and the channel list come from providers.yaml \
         (see docs/configuration.md). `tvguide build` runs the chains and writes a snapshot; \
-        the other commands read snapshots.
+        the other commands read snapshots, and `tvguide serve` serves the guide over HTTP.
         """,
-        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self],
+        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, ServeCommand.self],
         defaultSubcommand: nil
     )
 }
@@ -32,8 +32,9 @@ struct LoggingOption: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log every fetch, retry and cache decision.")
     var verbose = false
 
-    func bootstrap() {
-        let level: Logger.Level = verbose ? .debug : .warning
+    /// - Parameter defaultLevel: without `--verbose`; a service logs its start and refreshes at info.
+    func bootstrap(defaultLevel: Logger.Level = .warning) {
+        let level: Logger.Level = verbose ? .debug : defaultLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

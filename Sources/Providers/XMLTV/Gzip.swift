@@ -2,9 +2,9 @@ import CLibXML2
 import Foundation
 import GuideCore
 
-/// Gzip inflation of bytes in memory (an `.xml.gz` file or an HTTP body), on zlib: Foundation on
-/// Linux has no decompression, and libxml2 only decompresses files it opens itself.
-enum Gzip {
+/// Gzip in memory (an `.xml.gz` file, an HTTP body, the served `/xmltv.xml.gz`), on zlib:
+/// Foundation on Linux has no compression, and libxml2 only decompresses files it opens itself.
+public enum Gzip {
     static func isCompressed(_ data: Data) -> Bool {
         data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
@@ -49,5 +49,30 @@ enum Gzip {
             }
         }
         return output
+    }
+
+    /// One gzip member holding `data`, at zlib's default level.
+    public static func compress(_ data: Data) throws -> Data {
+        var stream = z_stream()
+        // 15 + 16: write a gzip header and trailer, not a raw zlib stream.
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ProviderError.malformed("gzip: cannot start zlib")
+        }
+        defer { deflateEnd(&stream) }
+        let bound = Int(deflateBound(&stream, uLong(data.count)))
+        var output = [UInt8](repeating: 0, count: bound)
+        let status = data.withUnsafeBytes { (input: UnsafeRawBufferPointer) -> Int32 in
+            output.withUnsafeMutableBufferPointer { buffer in
+                stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+                stream.avail_in = uInt(input.count)
+                stream.next_out = buffer.baseAddress
+                stream.avail_out = uInt(bound)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        // deflateBound guarantees room for the whole stream in one call.
+        guard status == Z_STREAM_END else { throw ProviderError.malformed("gzip: compression failed (\(status))") }
+        return Data(output[0..<Int(stream.total_out)])
     }
 }

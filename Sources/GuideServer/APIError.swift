@@ -1,0 +1,160 @@
+import Foundation
+import GuideCore
+import Hummingbird
+import Logging
+
+/// An error a client caused or can act on, answered as JSON with its status; never a stack trace.
+struct APIError: Error, HTTPResponseError {
+    var status: HTTPResponse.Status
+    var message: String
+
+    static func badParameter(_ name: String, _ problem: String) -> APIError {
+        APIError(status: .badRequest, message: "parameter '\(name)': \(problem)")
+    }
+
+    static func notFound(_ message: String) -> APIError {
+        APIError(status: .notFound, message: message)
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Self.body(status: status, message: message)
+    }
+
+    private struct Body: Encodable {
+        struct Detail: Encodable {
+            var status: Int
+            var message: String
+        }
+        var error: Detail
+    }
+
+    static func body(status: HTTPResponse.Status, message: String) -> Response {
+        let data = (try? JSONRendering.encode(Body(error: .init(status: status.code, message: message)), timeZone: .gmt)) ?? Data()
+        var buffer = ByteBuffer()
+        buffer.writeBytes(data)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+}
+
+/// Turns every error into a JSON answer: the router's own 404 and 405 included, and anything
+/// unexpected into a 500 whose details go to the log only.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return APIError.body(status: error.status, message: error.message)
+        } catch let error as HTTPError {
+            let message: String
+            switch error.status {
+            case .notFound: message = "no such route: \(request.uri.path)"
+            case .methodNotAllowed: message = "method \(request.method) is not allowed on \(request.uri.path)"
+            default: message = error.body ?? error.status.reasonPhrase
+            }
+            return APIError.body(status: error.status, message: message)
+        } catch {
+            logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
+            return APIError.body(status: .internalServerError, message: "internal error")
+        }
+    }
+}
+
+/// Typed access to a request's query: each reader either returns a valid value or throws a 400
+/// that names the parameter and what was wrong with it.
+struct QueryReader {
+    let parameters: Parameters
+
+    init(_ request: Request) {
+        parameters = request.uri.queryParameters
+    }
+
+    func string(_ name: String) -> String? {
+        parameters[name[...]].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Every value of a repeated parameter, in order.
+    func all(_ name: String) -> [String] {
+        parameters.getAll(name).map { String($0) }.filter { !$0.isEmpty }
+    }
+
+    /// A comma-separated list, also given by repeating the parameter.
+    func list(_ name: String) -> [String]? {
+        let values = all(name).flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        return values.isEmpty ? nil : values
+    }
+
+    func int(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws -> Int {
+        try int(name, in: range) ?? fallback
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let value = Int(text) else { throw APIError.badParameter(name, "'\(text)' is not a whole number") }
+        guard range.contains(value) else {
+            throw APIError.badParameter(name, "\(value) is out of range \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// `tz`: an IANA zone (`Europe/Madrid`) for rendering times; UTC when absent.
+    func timeZone() throws -> TimeZone {
+        guard let name = string("tz") else { return .gmt }
+        guard let zone = TimeZone(identifier: name) else { throw APIError.badParameter("tz", "'\(name)' is not a known time zone (e.g. Europe/Madrid)") }
+        return zone
+    }
+
+    /// A moment: an ISO 8601 time (`2026-10-25T20:00:00Z`, `…+01:00`), or a local time or day
+    /// without an offset, read in `timeZone`.
+    func time(_ name: String, in timeZone: TimeZone) throws -> Date? {
+        guard let text = string(name) else { return nil }
+        if let date = ISOTime.parse(text) { return date }
+        if let day = Day(text) { return ZonedTime.startOfDay(day, in: timeZone) }
+        if let local = ISOTime.parse(text + "Z") {
+            return local.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: local)))
+        }
+        throw APIError.badParameter(name, "'\(text)' is not an ISO 8601 time or YYYY-MM-DD")
+    }
+
+    func day(_ name: String) throws -> Day? {
+        guard let text = string(name) else { return nil }
+        guard let day = Day(text) else { throw APIError.badParameter(name, "'\(text)' is not a date (YYYY-MM-DD)") }
+        return day
+    }
+
+    /// `limit` and `offset` for lists.
+    func page(defaultLimit: Int = PageLimits.defaultLimit) throws -> PageRequest {
+        PageRequest(limit: try int("limit", default: defaultLimit, in: 1...PageLimits.maximum),
+                    offset: try int("offset", default: 0, in: 0...Int(Int32.max)))
+    }
+}
+
+enum PageLimits {
+    static let defaultLimit = 100
+    static let maximum = 1_000
+}
+
+struct PageRequest: Sendable, Hashable {
+    var limit: Int
+    var offset: Int
+}
+
+/// One page of a list: the items and where they sit in the whole.
+struct Page<Item: Encodable>: Encodable {
+    var total: Int
+    var offset: Int
+    var limit: Int
+    var items: [Item]
+
+    init(_ all: [Item], _ request: PageRequest) {
+        total = all.count
+        offset = request.offset
+        limit = request.limit
+        let start = min(request.offset, all.count)
+        items = Array(all[start..<min(all.count, start + request.limit)])
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GuideCore
+
+/// A snapshot arranged for answering requests: built once per refresh, then only read. Every
+/// lookup a route makes is a dictionary hit or a binary search here, never a scan of the guide.
+struct GuideIndex: Sendable {
+    let snapshot: Snapshot
+    /// Changes whenever the served guide does; part of every ETag.
+    let version: String
+    let channelPosition: [String: Int]
+    /// Channel id → indices into `snapshot.programmes`, by start.
+    let schedules: [String: [Int]]
+    let programmePosition: [String: Int]
+    /// Work id → indices into `snapshot.programmes` of its airings on every channel, by start.
+    let airingsByWork: [String: [Int]]
+    /// Per programme, its title folded for accent- and case-insensitive search.
+    let searchTitles: [String]
+    let audiencesByDay: [Day: AudienceDay]
+
+    init(_ snapshot: Snapshot) {
+        self.snapshot = snapshot
+        let programmes = snapshot.programmes
+        var channelPosition: [String: Int] = [:]
+        for (position, channel) in snapshot.channels.enumerated() where channelPosition[channel.id] == nil {
+            channelPosition[channel.id] = position
+        }
+        var schedules: [String: [Int]] = [:]
+        var programmePosition: [String: Int] = [:]
+        var airingsByWork: [String: [Int]] = [:]
+        var searchTitles: [String] = []
+        programmePosition.reserveCapacity(programmes.count)
+        searchTitles.reserveCapacity(programmes.count)
+        var checksum = Checksum()
+        checksum.add(ISOTime.format(snapshot.generatedAt))
+        for (position, programme) in programmes.enumerated() {
+            schedules[programme.channel, default: []].append(position)
+            programmePosition[programme.id] = position
+            if let work = programme.work { airingsByWork[work, default: []].append(position) }
+            searchTitles.append(SearchText.fold(programme.title))
+            checksum.add(programme.id)
+            checksum.add(programme.title)
+        }
+        let byStart: (Int, Int) -> Bool = { programmes[$0].start < programmes[$1].start }
+        for (channel, positions) in schedules { schedules[channel] = positions.sorted(by: byStart) }
+        for (work, positions) in airingsByWork { airingsByWork[work] = positions.sorted(by: byStart) }
+        self.channelPosition = channelPosition
+        self.schedules = schedules
+        self.programmePosition = programmePosition
+        self.airingsByWork = airingsByWork
+        self.searchTitles = searchTitles
+        self.audiencesByDay = Dictionary(snapshot.audiences.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+        self.version = checksum.hex
+    }
+
+    static let empty = GuideIndex(Snapshot(generatedAt: Date(timeIntervalSince1970: 0),
+                                           window: TimeWindow(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 0)),
+                                           channels: [], programmes: [], report: RunReport()))
+
+    var isEmpty: Bool { snapshot.programmes.isEmpty && snapshot.channels.isEmpty }
+
+    func channel(_ id: String) -> Channel? {
+        channelPosition[id].map { snapshot.channels[$0] }
+    }
+
+    func programme(_ id: String) -> Programme? {
+        programmePosition[id].map { snapshot.programmes[$0] }
+    }
+
+    /// The channel's programmes that overlap `start..<end`, by start.
+    func schedule(of channel: String, from start: Date, to end: Date) -> [Programme] {
+        guard let positions = schedules[channel], start < end else { return [] }
+        let programmes = snapshot.programmes
+        // The first programme that ends after `start`: stops rise with starts once the guide is
+        // normalised (no overlaps), so a binary search on starts, stepping back one, finds it.
+        var low = 0, high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if programmes[positions[middle]].start <= start { low = middle + 1 } else { high = middle }
+        }
+        var first = max(0, low - 1)
+        if first < positions.count, programmes[positions[first]].end <= start { first += 1 }
+        var result: [Programme] = []
+        var index = first
+        while index < positions.count {
+            let programme = programmes[positions[index]]
+            if programme.start >= end { break }
+            result.append(programme)
+            index += 1
+        }
+        return result
+    }
+
+    /// The programme on `channel` at `moment` and the one after it.
+    func onAir(_ channel: String, at moment: Date) -> (current: Programme?, next: Programme?) {
+        let around = schedule(of: channel, from: moment, to: moment.addingTimeInterval(86_400))
+        guard let first = around.first else { return (nil, nil) }
+        if first.start <= moment { return (first, around.dropFirst().first) }
+        return (nil, first)
+    }
+}
+
+extension Programme {
+    /// The end of the airing; a programme without a stop (the last of a feed) lasts until its start.
+    var end: Date { stop ?? start }
+}
+
+/// Text folded as search compares it: case, accents and width do not count.
+enum SearchText {
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
+    }
+}
+
+/// FNV-1a, 64 bits: a stable digest for ETags and the guide version. Swift's `Hasher` is seeded
+/// per process, so its values would change on every restart and defeat clients' caches.
+struct Checksum {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01b3
+        }
+    }
+
+    mutating func add(_ text: String) {
+        add(text.utf8)
+        add(CollectionOfOne(0))
+    }
+
+    var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

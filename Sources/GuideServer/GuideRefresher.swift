@@ -1,0 +1,54 @@
+import Foundation
+import GuideCore
+import ServiceLifecycle
+
+/// Rebuilds the guide every `interval` and swaps it in. A failed rebuild keeps the last good
+/// guide in service and shows in `/health` and `/metrics`; the next attempt comes on schedule.
+struct GuideRefresher: Service {
+    let serving: ServingContext
+    let refresh: @Sendable () async throws -> RefreshOutcome
+    let interval: Duration
+
+    func run() async throws {
+        // A guide older than the interval (or none) is rebuilt at once; a fresh one waits its turn.
+        var wait = Self.firstWait(generatedAt: serving.state.index.isEmpty ? nil : serving.state.index.snapshot.generatedAt,
+                                  now: serving.now, interval: interval)
+        while !Task.isCancelledOrShuttingDown {
+            do {
+                let pause = wait
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) }
+            } catch {
+                return
+            }
+            await refreshOnce()
+            wait = interval
+        }
+    }
+
+    static func firstWait(generatedAt: Date?, now: Date, interval: Duration) -> Duration {
+        guard let generatedAt else { return .zero }
+        let age = now.timeIntervalSince(generatedAt)
+        let seconds = Double(interval.components.seconds)
+        return age >= seconds || age < 0 ? .zero : .seconds(seconds - age)
+    }
+
+    func refreshOnce() async {
+        let started = serving.now
+        do {
+            let outcome = try await refresh()
+            let index = GuideIndex(outcome.snapshot)
+            serving.state.replace(with: index, at: serving.now)
+            serving.metrics.recordRefresh(.success(outcome))
+            serving.metrics.recordGuide(index)
+            serving.logger.info("guide refreshed: \(outcome.snapshot.programmes.count) programmes on \(outcome.snapshot.channels.count) channels")
+        } catch {
+            serving.state.refreshFailed(String(describing: error), at: started)
+            serving.metrics.recordRefresh(.failure(error))
+            serving.logger.warning("guide refresh failed; still serving the last good guide: \(error)")
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    fileprivate static var isCancelledOrShuttingDown: Bool { isCancelled || isShuttingDownGracefully }
+}

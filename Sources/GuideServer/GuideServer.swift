@@ -1,0 +1,97 @@
+import Foundation
+import GuideCore
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `tvguide serve`: the guide over HTTP. Loads the last snapshot before it listens (a warm start
+/// answers at once, offline too), rebuilds it in the background and swaps it in whole.
+public struct GuideServer: Sendable {
+    let settings: ServerSettings
+    let source: GuideSource
+    let logger: Logger
+    let serving: ServingContext
+
+    /// Loads `latest.json` through `source`; a missing one starts an empty guide that the first
+    /// refresh fills. A snapshot that cannot be read is an error: serving nothing silently would
+    /// hide it.
+    public init(settings: ServerSettings, source: GuideSource, logger: Logger) throws {
+        self.settings = settings
+        self.source = source
+        self.logger = logger
+        let snapshot = try source.loadLatest()
+        let index = snapshot.map(GuideIndex.init) ?? .empty
+        let state = GuideState(index: index, origin: snapshot == nil ? "none" : "latest.json", loadedAt: snapshot.map { _ in source.clock() })
+        let metrics = ServerMetrics()
+        metrics.recordGuide(index)
+        serving = ServingContext(state: state, metrics: metrics, settings: settings, source: source, logger: logger)
+    }
+
+    /// The route patterns served, in registration order (`GET /channels/{id}/schedule`): what
+    /// `/openapi.yaml` must describe.
+    public var routes: [String] { Self.makeRouter(serving).paths }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight and
+    /// returns. `onListening` gets the bound port (useful with port 0).
+    public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+                    onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var services: [any Service] = []
+        if let refresh = source.refresh, let interval = settings.refreshInterval {
+            services.append(GuideRefresher(serving: serving, refresh: refresh, interval: interval))
+        }
+        var app = Application(
+            router: Self.makeRouter(serving).router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "tvguide"),
+            services: services,
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        app.logger.logLevel = logger.logLevel
+        try await app.runService(gracefulShutdownSignals: gracefulShutdownSignals)
+    }
+
+    static func makeRouter(_ serving: ServingContext) -> RouteTable {
+        let table = RouteTable(router: Router(context: BasicRequestContext.self))
+        table.router.middlewares.add(MetricsMiddleware(metrics: serving.metrics))
+        table.router.middlewares.add(ErrorMiddleware(logger: serving.logger))
+        addOperationsRoutes(to: table, serving)
+        addAPIRoutes(to: table, serving)
+        addCalendarRoutes(to: table, serving)
+        addWebRoutes(to: table, serving)
+        return table
+    }
+}
+
+/// Everything a route needs: the served guide, the metrics, the settings and the CLI's hooks.
+struct ServingContext: Sendable {
+    let state: GuideState
+    let metrics: ServerMetrics
+    let settings: ServerSettings
+    let source: GuideSource
+    let logger: Logger
+
+    var now: Date { source.clock() }
+
+    /// Answers from the rendered-response cache; `key` must hold everything the body depends
+    /// on besides the guide (path, query, and the time when the body shows it).
+    func cached(_ request: Request, key: String, render: (GuideIndex) throws -> RenderedResponse) throws -> Response {
+        try state.response(for: key, render: render).response(for: request)
+    }
+}
+
+/// Registers routes with the router and remembers their patterns for the OpenAPI check.
+final class RouteTable: @unchecked Sendable {
+    // @unchecked: filled while the server is assembled, before any request; only read after.
+    let router: Router<BasicRequestContext>
+    private(set) var paths: [String] = []
+
+    init(router: Router<BasicRequestContext>) {
+        self.router = router
+    }
+
+    func get(_ path: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+        paths.append("GET \(path)")
+        router.get(RouterPath(path), use: handler)
+    }
+}

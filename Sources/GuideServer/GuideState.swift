@@ -1,0 +1,74 @@
+import Foundation
+import GuideCore
+import NIOConcurrencyHelpers
+
+/// The guide being served and how its refreshes went. A refresh swaps the whole index at once,
+/// so a request sees either the old guide or the new one, never a mix.
+final class GuideState: Sendable {
+    struct Health: Sendable {
+        /// When the served guide was loaded or built.
+        var loadedAt: Date?
+        /// Where the served guide came from: `latest.json` at start-up or a refresh.
+        var origin: String
+        var lastRefreshAttempt: Date?
+        var lastRefreshSuccess: Date?
+        /// Why the last refresh failed; nil once one succeeds.
+        var lastRefreshError: String?
+        var refreshes: Int = 0
+        var failedRefreshes: Int = 0
+    }
+
+    private struct Current: Sendable {
+        var index: GuideIndex
+        var health: Health
+        var responses: [String: RenderedResponse] = [:]
+    }
+
+    /// Rendered bodies kept per guide version; beyond this many the cache starts over, which
+    /// bounds its memory whatever query strings clients send.
+    static let responseCacheLimit = 4_096
+
+    private let current: NIOLockedValueBox<Current>
+
+    init(index: GuideIndex, origin: String, loadedAt: Date?) {
+        current = NIOLockedValueBox(Current(index: index, health: Health(loadedAt: loadedAt, origin: origin)))
+    }
+
+    var index: GuideIndex { current.withLockedValue { $0.index } }
+    var health: Health { current.withLockedValue { $0.health } }
+
+    func replace(with index: GuideIndex, at moment: Date) {
+        current.withLockedValue {
+            $0.index = index
+            $0.responses = [:]
+            $0.health.loadedAt = moment
+            $0.health.origin = "refresh"
+            $0.health.lastRefreshAttempt = moment
+            $0.health.lastRefreshSuccess = moment
+            $0.health.lastRefreshError = nil
+            $0.health.refreshes += 1
+        }
+    }
+
+    func refreshFailed(_ message: String, at moment: Date) {
+        current.withLockedValue {
+            $0.health.lastRefreshAttempt = moment
+            $0.health.lastRefreshError = message
+            $0.health.failedRefreshes += 1
+        }
+    }
+
+    /// The response rendered for `key` on this guide version, or a new one from `render`. Two
+    /// requests racing for the same key may both render; the bodies are identical.
+    func response(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows -> RenderedResponse {
+        let (index, cached) = current.withLockedValue { ($0.index, $0.responses[key]) }
+        if let cached { return cached }
+        let rendered = try render(index)
+        current.withLockedValue {
+            guard $0.index.version == index.version else { return }
+            if $0.responses.count >= Self.responseCacheLimit { $0.responses = [:] }
+            $0.responses[key] = rendered
+        }
+        return rendered
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GuideCore
+import Hummingbird
+
+extension GuideServer {
+    /// `/health` and `/metrics`: what an operator and a scraper watch.
+    static func addOperationsRoutes(to routes: RouteTable, _ serving: ServingContext) {
+        routes.get("/health") { request, _ in
+            let health = serving.state.health
+            let index = serving.state.index
+            let report = HealthReport(
+                status: index.isEmpty ? "empty" : (health.lastRefreshError == nil ? "ok" : "degraded"),
+                origin: health.origin, generatedAt: index.isEmpty ? nil : index.snapshot.generatedAt, loadedAt: health.loadedAt,
+                channels: index.snapshot.channels.count, programmes: index.snapshot.programmes.count,
+                staleChannels: index.snapshot.report.channels.filter(\.stale).map(\.id),
+                refresh: .init(enabled: serving.source.refresh != nil && serving.settings.refreshInterval != nil,
+                               intervalSeconds: serving.settings.refreshInterval.map { Int($0.components.seconds) },
+                               lastAttempt: health.lastRefreshAttempt, lastSuccess: health.lastRefreshSuccess,
+                               lastError: health.lastRefreshError, succeeded: health.refreshes, failed: health.failedRefreshes))
+            var rendered = try RenderedResponse.json(report, maxAge: 0)
+            // An empty guide is not a healthy service: load balancers should not send users to it.
+            if index.isEmpty { rendered.status = .serviceUnavailable }
+            return rendered.response(for: request)
+        }
+        routes.get("/metrics") { request, _ in
+            RenderedResponse(contentType: "text/plain; version=0.0.4; charset=utf-8", bytes: serving.metrics.exposition(), maxAge: 0)
+                .response(for: request)
+        }
+    }
+}
+
+struct HealthReport: Encodable {
+    struct Refresh: Encodable {
+        var enabled: Bool
+        var intervalSeconds: Int?
+        var lastAttempt: Date?
+        var lastSuccess: Date?
+        var lastError: String?
+        var succeeded: Int
+        var failed: Int
+    }
+    var status: String
+    var origin: String
+    var generatedAt: Date?
+    var loadedAt: Date?
+    var channels: Int
+    var programmes: Int
+    var staleChannels: [String]
+    var refresh: Refresh
+}

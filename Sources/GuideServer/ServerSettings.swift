@@ -1,0 +1,60 @@
+import Foundation
+import GuideCore
+
+/// How `tvguide serve` runs: where it listens and what the guide offers beyond the snapshot.
+public struct ServerSettings: Sendable {
+    public var host: String
+    /// 0 picks a free port; the server prints the one it got.
+    public var port: Int
+    /// Named line-ups (`national`, an operator's) → canonical channel ids, from providers.yaml.
+    public var lineups: [String: [String]]
+    /// How long before an airing a calendar reminder goes off.
+    public var reminderLead: Duration
+    /// How often the guide is rebuilt in the background; nil serves the loaded guide as it is.
+    public var refreshInterval: Duration?
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
+                reminderLead: Duration = .seconds(300), refreshInterval: Duration? = nil) {
+        self.host = host
+        self.port = port
+        self.lineups = lineups
+        self.reminderLead = reminderLead
+        self.refreshInterval = refreshInterval
+    }
+}
+
+/// What the server needs from the rest of tvguide, handed over by the CLI, which wires the
+/// modules: the server itself knows GuideCore only.
+public struct GuideSource: Sendable {
+    /// The last snapshot written (`latest.json`), nil when there is none yet.
+    public var loadLatest: @Sendable () throws -> Snapshot?
+    /// Builds a new guide (fetching from the providers and writing a snapshot); nil disables refresh.
+    public var refresh: (@Sendable () async throws -> RefreshOutcome)?
+    /// The guide as an XMLTV document.
+    public var xmltv: @Sendable (Snapshot) throws -> Data
+    /// Gzip-compresses bytes (`/xmltv.xml.gz`).
+    public var gzip: @Sendable (Data) throws -> Data
+    /// The wall clock; tests and screenshots fix it.
+    public var clock: @Sendable () -> Date
+
+    public init(loadLatest: @escaping @Sendable () throws -> Snapshot?, refresh: (@Sendable () async throws -> RefreshOutcome)?,
+                xmltv: @escaping @Sendable (Snapshot) throws -> Data, gzip: @escaping @Sendable (Data) throws -> Data,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.loadLatest = loadLatest
+        self.refresh = refresh
+        self.xmltv = xmltv
+        self.gzip = gzip
+        self.clock = clock
+    }
+}
+
+/// A successful rebuild: the new guide and how many requests each provider made for it.
+public struct RefreshOutcome: Sendable {
+    public var snapshot: Snapshot
+    public var requests: [String: Int]
+
+    public init(snapshot: Snapshot, requests: [String: Int]) {
+        self.snapshot = snapshot
+        self.requests = requests
+    }
+}

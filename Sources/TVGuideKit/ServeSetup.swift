@@ -1,0 +1,36 @@
+import Foundation
+import GuideConfig
+import GuideCore
+import GuideServer
+import XMLTV
+
+/// Wires `tvguide serve`: the server gets the snapshot store, the build pipeline as its refresh,
+/// and the XMLTV writer, without knowing the modules behind them.
+public enum ServeSetup {
+    /// - Parameters:
+    ///   - snapshotDirectory: instead of the configured `snapshots.dir`.
+    ///   - refresh: false serves the loaded guide without rebuilding it.
+    public static func source(configuration: GuideConfiguration, snapshotDirectory: URL?, refresh: Bool,
+                              clock: @escaping @Sendable () -> Date) -> GuideSource {
+        let store = SnapshotStore(directory: snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
+        let rebuild: (@Sendable () async throws -> RefreshOutcome)? = refresh ? { @Sendable in
+            let summary = try await GuideBuilder.build(configuration: configuration,
+                                                       request: BuildRequest(now: clock(), snapshotDirectory: store.directory))
+            return RefreshOutcome(snapshot: summary.snapshot, requests: summary.timings.mapValues { $0.requests })
+        } : nil
+        return GuideSource(
+            loadLatest: { try store.loadLatest() },
+            refresh: rebuild,
+            xmltv: { snapshot in try XMLTVWriter.write(channels: snapshot.channels, programmes: snapshot.programmes) },
+            gzip: { data in try Gzip.compress(data) },
+            clock: clock)
+    }
+
+    /// The configuration's line-ups, and a refresh every `cache.ttl` unless `refreshInterval` says otherwise.
+    public static func settings(configuration: GuideConfiguration, host: String, port: Int, refreshInterval: TimeInterval?,
+                                reminderMinutes: Int) -> ServerSettings {
+        let interval = refreshInterval ?? configuration.cache.ttl
+        return ServerSettings(host: host, port: port, lineups: configuration.lineups, reminderLead: .seconds(reminderMinutes * 60),
+                              refreshInterval: interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil)
+    }
+}
