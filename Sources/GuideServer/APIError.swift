@@ -112,7 +112,9 @@ struct QueryReader {
     /// without an offset, read in `timeZone`.
     func time(_ name: String, in timeZone: TimeZone) throws -> Date? {
         guard let text = string(name) else { return nil }
-        if let date = ISOTime.parse(text) { return date }
+        // `ISOTime.parse` reads a time without an offset as UTC; here that is a local time.
+        let hasOffset = text.hasSuffix("Z") || text.dropFirst(19).contains { $0 == "+" || $0 == "-" }
+        if hasOffset, let date = ISOTime.parse(text) { return date }
         if let day = Day(text) { return ZonedTime.startOfDay(day, in: timeZone) }
         if let local = ISOTime.parse(text + "Z") {
             return local.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: local)))

@@ -5,5 +5,249 @@ import Hummingbird
 extension GuideServer {
     /// iCalendar reminders and saved-search feeds, and the XMLTV export.
     static func addCalendarRoutes(to routes: RouteTable, _ serving: ServingContext) {
+        routes.get("/reminders.ics") { request, _ in
+            let query = QueryReader(request)
+            let ids = try CalendarQuery.programmeIDs(query)
+            let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
+            let key = "/reminders.ics?programme=\(ids.joined(separator: ","))&alarm=\(lead.components.seconds)"
+            return try serving.cached(request, key: key) { index in
+                let programmes = try ids.map { id in
+                    guard let programme = index.programme(id) else { throw APIError.notFound("unknown programme \(Quoted(id))") }
+                    return programme
+                }
+                // No calendar name: an app importing a file with one offers to make a new calendar of it.
+                let calendar = ICalendar(events: AiringEvents.events(programmes, in: index, lead: lead))
+                return .calendar(calendar, filename: "tvguide-reminders.ics")
+            }
+        }
+
+        routes.get("/calendar.ics") { request, _ in
+            let query = QueryReader(request)
+            let search = try CalendarSearch(query)
+            let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
+            let now = serving.now
+            // "From now on": the body changes as airings end, so the key holds the current second.
+            let key = "/calendar.ics?\(search.key)&alarm=\(lead.components.seconds)&now=\(Int(now.timeIntervalSince1970))"
+            return try serving.cached(request, key: key) { index in
+                let channels = try query.channels(serving.settings, index)
+                let matches = search.airings(in: index, on: Set(channels.map(\.id)), from: now)
+                let calendar = ICalendar(name: "tvguide: " + search.description, refreshInterval: .seconds(3600),
+                                         events: AiringEvents.events(matches, in: index, lead: lead))
+                return .calendar(calendar, filename: "tvguide-\(search.slug).ics")
+            }
+        }
+
+        // Rendered once per guide version: the gzip route compresses the same cached document.
+        let xmltvKey = "/xmltv.xml"
+        let renderXMLTV: @Sendable (GuideIndex) throws -> RenderedResponse = { index in
+            RenderedResponse(contentType: "application/xml; charset=utf-8", bytes: try serving.source.xmltv(index.snapshot), maxAge: 300)
+        }
+        routes.get("/xmltv.xml") { request, _ in
+            try serving.cached(request, key: xmltvKey, render: renderXMLTV)
+        }
+        routes.get("/xmltv.xml.gz") { request, _ in
+            try serving.cached(request, key: "/xmltv.xml.gz") { _ in
+                let document = try serving.state.response(for: xmltvKey, render: renderXMLTV)
+                let compressed = try serving.source.gzip(Data(document.body.readableBytesView))
+                return RenderedResponse(contentType: "application/gzip", bytes: compressed, maxAge: 300)
+            }
+        }
+    }
+}
+
+extension RenderedResponse {
+    /// An iCalendar body, shown inline (a browser hands it to the calendar app) under `filename`.
+    static func calendar(_ calendar: ICalendar, filename: String, maxAge: Int = 300) -> RenderedResponse {
+        var headers = HTTPFields()
+        headers[.contentDisposition] = "inline; filename=\"\(filename)\""
+        return RenderedResponse(contentType: "text/calendar; charset=utf-8", bytes: calendar.render(), maxAge: maxAge, extraHeaders: headers)
+    }
+}
+
+/// Parameters both calendar routes read.
+enum CalendarQuery {
+    static let maximumProgrammes = 100
+    static let maximumTextLength = 200
+
+    /// `programme`: 1…100 ids, repeated or comma-separated; duplicates count once.
+    static func programmeIDs(_ query: QueryReader) throws -> [String] {
+        guard let ids = query.list("programme") else {
+            throw APIError.badParameter("programme", "give at least one programme id (programme=La1.es@20261025T203000Z)")
+        }
+        var seen = Set<String>()
+        let distinct = ids.filter { seen.insert($0).inserted }
+        guard distinct.count <= maximumProgrammes else {
+            throw APIError.badParameter("programme", "\(distinct.count) ids, at most \(maximumProgrammes) are allowed")
+        }
+        return distinct
+    }
+
+    /// `alarm`: minutes before the start, 0…1440; the configured lead otherwise.
+    static func alarmLead(_ query: QueryReader, default fallback: Duration) throws -> Duration {
+        guard let minutes = try query.int("alarm", in: 0...1440) else { return fallback }
+        return .seconds(minutes * 60)
+    }
+
+    /// A text parameter of at most 200 characters.
+    static func text(_ query: QueryReader, _ name: String) throws -> String? {
+        guard let text = query.string(name)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard text.count <= maximumTextLength else {
+            throw APIError.badParameter(name, "\(text.count) characters, at most \(maximumTextLength) are allowed")
+        }
+        return text
+    }
+}
+
+/// A saved search (`/calendar.ics`): every airing whose title contains `title`, which has
+/// `genre` among its work's genres or its categories, and is of `kind` — the ones given, all of
+/// them. `channels` and `lineup` narrow it as they do the JSON API's lists.
+struct CalendarSearch: Sendable {
+    var title: String?
+    var genre: String?
+    var kind: ProgrammeKind?
+    var channels: [String]?
+    var lineup: String?
+    private var foldedTitle: String?
+    private var foldedGenre: String?
+
+    init(_ query: QueryReader) throws {
+        title = try CalendarQuery.text(query, "title")
+        genre = try CalendarQuery.text(query, "genre")
+        if let name = query.string("kind") {
+            guard let kind = ProgrammeKind(rawValue: name) else {
+                let allowed = ProgrammeKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError.badParameter("kind", "\(Quoted(name)) is not one of \(allowed)")
+            }
+            self.kind = kind
+        }
+        guard title != nil || genre != nil || kind != nil else {
+            throw APIError(status: .badRequest, message: "parameters 'title', 'genre', 'kind': give at least one to search by")
+        }
+        channels = query.list("channels")
+        lineup = query.string("lineup")
+        foldedTitle = title.map(SearchText.fold)
+        foldedGenre = genre.map(SearchText.fold)
+    }
+
+    /// Everything the feed depends on besides the guide and the clock, for the response cache.
+    var key: String {
+        [("title", title), ("genre", genre), ("kind", kind?.rawValue), ("channels", channels?.joined(separator: ",")), ("lineup", lineup)]
+            .compactMap { name, value in value.map { "\(name)=\($0)" } }
+            .joined(separator: "&")
+    }
+
+    /// What the calendar is called in the app that subscribes to it.
+    var description: String {
+        var parts: [String] = []
+        if let title { parts.append("title contains \"\(title)\"") }
+        if let genre { parts.append("genre \(genre)") }
+        if let kind { parts.append("kind \(kind.rawValue)") }
+        if let channels { parts.append("channels \(channels.joined(separator: ", "))") }
+        if let lineup { parts.append("line-up \(lineup)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The search in letters, digits and hyphens only, for a file name a header can carry safely.
+    var slug: String {
+        let words = [title, genre, kind?.rawValue, lineup].compactMap { $0 }.joined(separator: " ")
+        var slug = ""
+        for scalar in SearchText.fold(words).unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty && !slug.hasSuffix("-") {
+                slug += "-"
+            }
+            if slug.count >= 60 { break }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug.isEmpty ? "search" : slug
+    }
+
+    /// At most this many airings in a feed: the soonest ones.
+    static let maximumEvents = 1_000
+
+    /// The matching airings on `channels` that have not ended at `now` (the one on air
+    /// included), by start and channel, at most `maximumEvents`.
+    func airings(in index: GuideIndex, on channels: Set<String>, from now: Date) -> [Programme] {
+        let programmes = index.snapshot.programmes
+        var matches: [Programme] = []
+        for position in index.byStart {
+            let programme = programmes[position]
+            guard programme.end > now || programme.start >= now, channels.contains(programme.channel) else { continue }
+            if let foldedTitle, !index.searchTitles[position].contains(foldedTitle) { continue }
+            let work = programme.work.flatMap { index.snapshot.works[$0] }
+            if let kind, (programme.kind ?? work?.kind) != kind { continue }
+            if let foldedGenre {
+                let genres = (work?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
+                guard genres.contains(where: { SearchText.fold($0) == foldedGenre }) else { continue }
+            }
+            matches.append(programme)
+            if matches.count == Self.maximumEvents { break }
+        }
+        return matches
+    }
+}
+
+/// Airings as calendar events.
+enum AiringEvents {
+    /// By start, then channel: the order of the events in every calendar.
+    static func ordered(_ programmes: [Programme]) -> [Programme] {
+        programmes.sorted { ($0.start, $0.channel) < ($1.start, $1.channel) }
+    }
+
+    static func events(_ programmes: [Programme], in index: GuideIndex, lead: Duration) -> [ICalendar.Event] {
+        ordered(programmes).map { event($0, in: index, lead: lead) }
+    }
+
+    /// One airing: the channel as its location, its synopsis (else the work's overview) as its
+    /// description, its kind and genres as categories, a display alarm `lead` before it starts.
+    /// No URL: the server does not know the address clients reach it by (proxies, port
+    /// forwards), and one built from the request's Host header would be cached for everyone.
+    static func event(_ programme: Programme, in index: GuideIndex, lead: Duration) -> ICalendar.Event {
+        let work = programme.work.flatMap { index.snapshot.works[$0] }
+        let channel = index.channel(programme.channel)?.name ?? programme.channel
+        let summary = summary(of: programme)
+        var categories: [String] = []
+        var seen = Set<String>()
+        let kind = (programme.kind ?? work?.kind).map { [$0.rawValue] } ?? []
+        for category in kind + (work?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
+        where seen.insert(SearchText.fold(category)).inserted {
+            categories.append(category)
+        }
+        return ICalendar.Event(
+            uid: "\(programme.id)@tvguide", stamp: index.snapshot.generatedAt,
+            start: programme.start, end: programme.end > programme.start ? programme.end : nil,
+            summary: summary, location: channel,
+            description: nonEmpty(programme.synopsis) ?? nonEmpty(work?.metadata.overview),
+            categories: categories, alarmLead: lead,
+            alarmDescription: "\(summary) on \(channel) " + (lead > .zero ? "in \(spoken(lead))" : "now"))
+    }
+
+    /// The title, then the sub-title and the episode when they add something: `Aída — T5 E3`.
+    static func summary(of programme: Programme) -> String {
+        var parts = [programme.title]
+        let episode = programme.episode.flatMap { episode -> String? in
+            if let onscreen = nonEmpty(episode.onscreen) { return onscreen }
+            switch (episode.season, episode.number) {
+            case let (season?, number?): return "T\(season) E\(number)"
+            case let (nil, number?): return "E\(number)"
+            case let (season?, nil): return "T\(season)"
+            case (nil, nil): return nil
+            }
+        }
+        for part in [nonEmpty(programme.subtitle), episode].compactMap({ $0 }) where !parts.contains(part) {
+            parts.append(part)
+        }
+        return parts.joined(separator: " — ")
+    }
+
+    private static func spoken(_ lead: Duration) -> String {
+        let seconds = lead.components.seconds
+        return seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds) s"
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
     }
 }

@@ -16,6 +16,15 @@ struct GuideIndex: Sendable {
     /// Per programme, its title folded for accent- and case-insensitive search.
     let searchTitles: [String]
     let audiencesByDay: [Day: AudienceDay]
+    /// Indices into `snapshot.programmes` by start, then channel: the whole guide in time order.
+    let byStart: [Int]
+    /// Folded title → indices of the programmes with that title, by start: "other airings" of
+    /// programmes no work was matched for.
+    let airingsByTitle: [String: [Int]]
+    /// Work id → its title and original title, folded, for search.
+    let workSearchTitles: [String: [String]]
+    /// `Programme.id` → the audience records joined to it, by day.
+    let audiencesByProgramme: [String: [AudienceRecord]]
 
     init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
@@ -43,6 +52,26 @@ struct GuideIndex: Sendable {
         let byStart: (Int, Int) -> Bool = { programmes[$0].start < programmes[$1].start }
         for (channel, positions) in schedules { schedules[channel] = positions.sorted(by: byStart) }
         for (work, positions) in airingsByWork { airingsByWork[work] = positions.sorted(by: byStart) }
+        // Programmes are sorted by channel, then start, so each title's positions come out by
+        // channel; sorting by start once here keeps the lookups a slice.
+        var airingsByTitle: [String: [Int]] = [:]
+        for (position, title) in searchTitles.enumerated() { airingsByTitle[title, default: []].append(position) }
+        for (title, positions) in airingsByTitle { airingsByTitle[title] = positions.sorted(by: byStart) }
+        self.airingsByTitle = airingsByTitle
+        self.byStart = programmes.indices.sorted {
+            let (a, b) = (programmes[$0].start, programmes[$1].start)
+            return a != b ? a < b : programmes[$0].channel < programmes[$1].channel
+        }
+        self.workSearchTitles = snapshot.works.mapValues { work in
+            [work.metadata.title, work.metadata.originalTitle].compactMap { $0.map(SearchText.fold) }
+        }
+        var audiencesByProgramme: [String: [AudienceRecord]] = [:]
+        for day in snapshot.audiences {
+            for record in day.records {
+                if let programme = record.programme { audiencesByProgramme[programme, default: []].append(record) }
+            }
+        }
+        self.audiencesByProgramme = audiencesByProgramme
         self.channelPosition = channelPosition
         self.schedules = schedules
         self.programmePosition = programmePosition
@@ -89,6 +118,44 @@ struct GuideIndex: Sendable {
         }
         return result
     }
+
+    /// Positions in `byStart` from the first programme starting at or after `moment`.
+    func startingFrom(_ moment: Date) -> ArraySlice<Int> {
+        let programmes = snapshot.programmes
+        var low = 0, high = byStart.count
+        while low < high {
+            let middle = (low + high) / 2
+            if programmes[byStart[middle]].start < moment { low = middle + 1 } else { high = middle }
+        }
+        return byStart[low...]
+    }
+
+    /// The other airings of `programme`'s work (or, without a work, of its exact folded title)
+    /// starting at or after `moment`, by start.
+    func otherAirings(of programme: Programme, from moment: Date) -> [Programme] {
+        let own = programmePosition[programme.id]
+        let positions = programme.work.flatMap { airingsByWork[$0] } ?? own.flatMap { airingsByTitle[searchTitles[$0]] } ?? []
+        let programmes = snapshot.programmes
+        return positions.filter { $0 != own && programmes[$0].start >= moment }.map { programmes[$0] }
+    }
+
+    /// Programmes whose title, or whose work's title or original title, contains `folded`
+    /// (already `SearchText.fold`ed), in guide order.
+    func search(_ folded: String) -> [Programme] {
+        var matchingWorks: Set<String> = []
+        for (work, titles) in workSearchTitles where titles.contains(where: { $0.contains(folded) }) {
+            matchingWorks.insert(work)
+        }
+        var result: [Programme] = []
+        for (position, title) in searchTitles.enumerated() {
+            let programme = snapshot.programmes[position]
+            if title.contains(folded) || programme.work.map(matchingWorks.contains) == true { result.append(programme) }
+        }
+        return result
+    }
+
+    /// The days audience rankings are held for, in order.
+    var audienceDays: [Day] { snapshot.audiences.map(\.day) }
 
     /// The programme on `channel` at `moment` and the one after it.
     func onAir(_ channel: String, at moment: Date) -> (current: Programme?, next: Programme?) {

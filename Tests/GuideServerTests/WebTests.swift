@@ -1,0 +1,254 @@
+import Foundation
+import GuideCore
+import GuideServer
+import Testing
+
+/// The web guide on the golden snapshot at its clock, 2026-10-21T19:00:00Z (21:00 in Madrid,
+/// summer time until the 25th).
+@Suite struct WebTests {
+    /// Gladiator on Antena 3, a film with a poster that airs again on Saturday.
+    static let film = "Antena3.es@20261021T205000Z"
+    static let filmAgain = "Antena3.es@20261024T161500Z"
+
+    /// The grid's line for one channel: its name cell and its programme blocks.
+    static func row(_ html: String, channel: String) -> String? {
+        html.split(separator: "\n").first { $0.hasPrefix("<div class=\"row\" data-channel=\"\(channel)\">") }.map(String.init)
+    }
+
+    static func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test func webRoutesAreRegistered() async throws {
+        try await ServerHarness.run { client in
+            for route in ["GET /", "GET /channel/{id}", "GET /programme/{id}", "GET /assets/{name}"] {
+                #expect(client.routes.contains(route), "\(route) missing from \(client.routes)")
+            }
+        }
+    }
+
+    @Test func gridListsEveryChannelWithLa1sNewsOnAirAtSevenUTC() async throws {
+        try await ServerHarness.run { client in
+            let page = try await client.get("/?at=2026-10-21T19:00:00Z")
+            #expect(page.status == 200)
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(page.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+            #expect(page.headers["etag"] != nil)
+            let html = page.text
+            #expect(Self.count("<div class=\"row\" data-channel=", in: html) == ServerHarness.golden.channels.count)
+            for channel in ServerHarness.golden.channels {
+                #expect(html.contains("<a class=\"ch\" href=\"/channel/\(channel.id)#on-air\">\(channel.name)</a>"), "no row for \(channel.id)")
+            }
+            let la1 = try #require(Self.row(html, channel: "La1.es"))
+            #expect(la1.contains("<a class=\"block news on-air\" style=\"left:0.000%;width:30.556%\" href=\"/programme/La1.es@20261021T190000Z\""))
+            #expect(la1.contains("<b>Telediario 2</b><small>21:00–21:55</small>"))
+            #expect(la1.contains("<b>La Revuelta</b>"))
+            #expect(html.contains("<h1>Wednesday 21 October <span class=\"span\">21:00–00:00</span></h1>"))
+            #expect(html.contains("<script src=\"/assets/guide.js?v="))
+            #expect(html.contains("<meta name=\"viewport\""))
+        }
+    }
+
+    @Test func nowLineIsDrawnAtTheServersMinuteWithinTheSpanOnly() async throws {
+        try await ServerHarness.run { client in
+            let during = try await client.get("/?at=2026-10-21T18:00:00Z").text
+            #expect(during.contains("data-now=\"\(Int(ServerHarness.goldenNow.timeIntervalSince1970))\""))
+            // 19:00 is one hour into 18:00–21:00.
+            #expect(during.contains("<div class=\"now-line\" style=\"left:33.333%\"></div>"))
+            let byDefault = try await client.get("/").text
+            #expect(byDefault.contains("<div class=\"now-line\" style=\"left:0.000%\"></div>"), "the default grid starts at now's half hour")
+            let tomorrow = try await client.get("/?at=2026-10-22T18:00:00Z").text
+            #expect(tomorrow.contains("<div class=\"now-line\" style=\"left:0.000%\" hidden></div>"))
+            #expect(tomorrow.contains("<a class=\"ch\" href=\"/channel/La1.es?date=2026-10-22\">La 1</a>"), "names open the grid's day")
+        }
+    }
+
+    @Test func earlierLaterAndNowLinksSlideBySpanAndKeepTheQuery() async throws {
+        try await ServerHarness.run { client in
+            let html = try await client.get("/?at=2026-10-21T19:10:00Z&hours=2&tz=UTC").text
+            // 19:10 starts the grid at its half hour, 19:00; links keep hours and tz (& escaped in HTML).
+            #expect(html.contains("<a href=\"/?at=2026-10-21T17:00:00Z&amp;hours=2&amp;tz=UTC\" rel=\"prev\">← earlier</a>"))
+            #expect(html.contains("<a href=\"/?at=2026-10-21T21:00:00Z&amp;hours=2&amp;tz=UTC\" rel=\"next\">later →</a>"))
+            #expect(html.contains("<a class=\"now-link\" href=\"/?hours=2&amp;tz=UTC\">Now</a>"))
+            #expect(html.contains("<span class=\"span\">19:00–21:00</span>"), "times in the zone asked")
+            #expect(Self.count("class=\"tick\"", in: html) == 4)
+            let local = try await client.get("/?at=2026-10-21T22:00:00").text
+            #expect(local.contains("<span class=\"span\">22:00–01:00</span>"), "a time without an offset is Madrid's")
+        }
+    }
+
+    @Test func hoursOutOfRangeOrBadZoneIsA400Page() async throws {
+        try await ServerHarness.run { client in
+            for query in ["hours=13", "hours=0", "hours=many", "tz=Mars/Olympus", "at=yesterday"] {
+                let page = try await client.get("/?" + query)
+                #expect(page.status == 400, "\(query)")
+                #expect(page.headers["content-type"] == "text/html; charset=utf-8", "\(query)")
+                #expect(page.text.contains("<h1>Bad request</h1>"), "\(query)")
+                let name = String(query.prefix { $0 != "=" })
+                #expect(page.text.contains("parameter &#39;\(name)&#39;"), "\(query): \(page.text)")
+            }
+            #expect(try await client.get("/?hours=12").status == 200)
+        }
+    }
+
+    @Test func lineupShowsOnlyItsChannelsAndAnUnknownOneIs400() async throws {
+        let settings = ServerSettings(port: 0, lineups: ["national": ["La1.es", "Antena3.es", "Nowhere.es"]])
+        try await ServerHarness.run(settings: settings) { client in
+            let html = try await client.get("/?lineup=national&at=2026-10-21T19:00:00Z").text
+            #expect(Self.count("<div class=\"row\" data-channel=", in: html) == 2)
+            #expect(Self.row(html, channel: "La1.es") != nil)
+            #expect(Self.row(html, channel: "Antena3.es") != nil)
+            #expect(html.contains("<option value=\"national\" selected>national</option>"))
+            #expect(html.contains("<input type=\"hidden\" name=\"at\" value=\"2026-10-21T19:00:00Z\">"))
+            #expect(html.contains("lineup=national"), "sliding keeps the line-up")
+            let all = try await client.get("/").text
+            #expect(all.contains("<option value=\"\" selected>All channels</option>"))
+            let unknown = try await client.get("/?lineup=cable")
+            #expect(unknown.status == 400)
+            #expect(unknown.text.contains("no line-up &#39;cable&#39;; known: national"))
+        }
+    }
+
+    @Test func channelDayMarksTheProgrammeOnAirWithItsTimeLeft() async throws {
+        try await ServerHarness.run { client in
+            let page = try await client.get("/channel/La1.es?date=2026-10-21")
+            #expect(page.status == 200)
+            let html = page.text
+            #expect(html.contains("<h1>La 1 <span class=\"span\">Wednesday 21 October</span></h1>"))
+            #expect(html.contains("<li class=\"on-air\" id=\"on-air\"><time datetime=\"2026-10-21T21:00:00+02:00\">21:00</time><div class=\"what\"><a href=\"/programme/La1.es@20261021T190000Z\">Telediario 2</a><span class=\"left\">On air · 55 min left</span>"))
+            #expect(Self.count("<li class=\"on-air\"", in: html) == 1)
+            #expect(html.contains("<a class=\"now-link\" href=\"/channel/La1.es#on-air\">Today</a>"))
+            #expect(html.contains("<a href=\"/channel/La1.es?date=2026-10-20\" rel=\"prev\">← Tue 20 Oct</a>"))
+            #expect(html.contains("<a href=\"/channel/La1.es?date=2026-10-22\" rel=\"next\">Thu 22 Oct →</a>"))
+            // The programme on air at midnight started the day before.
+            #expect(html.contains("<time datetime=\"2026-10-20T23:30:00+02:00\">23:30<small>Tue</small></time>"))
+
+            let today = try await client.get("/channel/La1.es")
+            #expect(today.text.contains("Wednesday 21 October"), "without a date: today in Madrid")
+            let tomorrow = try await client.get("/channel/La1.es?date=2026-10-22").text
+            #expect(!tomorrow.contains("class=\"on-air\""))
+            #expect(tomorrow.contains("<li class=\"later\">"))
+            let badDate = try await client.get("/channel/La1.es?date=21/10/2026")
+            #expect(badDate.status == 400)
+            #expect(badDate.text.contains("parameter &#39;date&#39;"))
+        }
+    }
+
+    @Test func unknownIdsAre404PagesWithAWayHome() async throws {
+        try await ServerHarness.run { client in
+            for (path, id) in [("/channel/Nowhere.es", "Nowhere.es"), ("/programme/La1.es@20300101T000000Z", "La1.es@20300101T000000Z")] {
+                let page = try await client.get(path)
+                #expect(page.status == 404, "\(path)")
+                #expect(page.headers["content-type"] == "text/html; charset=utf-8", "\(path)")
+                #expect(page.headers["cache-control"] == "no-cache", "\(path)")
+                #expect(page.text.contains("<h1>Not found</h1>"), "\(path)")
+                #expect(page.text.contains("&#39;\(id)&#39;"), "\(path) names the id")
+                #expect(page.text.contains("<a class=\"button\" href=\"/\">Back to the guide</a>"), "\(path)")
+            }
+        }
+    }
+
+    @Test func filmDetailShowsPosterFactsReminderAndItsOtherAiring() async throws {
+        let work = try #require(ServerHarness.golden.works["movie/tmdb/98"]?.metadata)
+        let poster = try #require(work.poster)
+        try await ServerHarness.run { client in
+            let page = try await client.get("/programme/\(Self.film)")
+            #expect(page.status == 200)
+            let html = page.text
+            #expect(html.contains("<h1>Gladiator</h1>"))
+            #expect(html.contains("<img src=\"\(poster)\" alt=\"Poster: Gladiator\" data-fallback>"))
+            if let backdrop = work.backdrop { #expect(html.contains("<img src=\"\(backdrop)\" alt=\"\" data-fallback>")) }
+            #expect(html.contains("<a href=\"/channel/Antena3.es?date=2026-10-21\">Antena 3</a>"))
+            #expect(html.contains("Wednesday 21 October · 22:50–01:15</time> · 2 h 25 min · Film"))
+            #expect(html.contains("<p class=\"status\">Starts in 1 h 50 min</p>"))
+            #expect(html.contains("<a class=\"button primary\" href=\"/reminders.ics?programme=\(Self.film)\">Add reminder</a>"))
+            #expect(html.contains("<a class=\"button\" href=\"https://www.youtube.com/watch?v=as_UCZsZaSZ\""))
+            #expect(html.contains("<dt>Director</dt><dd>Ridley Scott</dd>"))
+            #expect(html.contains("<dt>Rating</dt><dd>8.2/10 (19,400 votes)</dd>"))
+            #expect(html.contains("<dt>Year</dt><dd>2000</dd>"))
+            #expect(html.contains("<li>Russell Crowe <span>as Maximus</span></li>"))
+            let airings = try #require(html.components(separatedBy: "<h2>Other airings</h2>").last)
+            #expect(airings.contains("<a href=\"/programme/\(Self.filmAgain)\"><time datetime=\"2026-10-24T18:15:00+02:00\">Sat 24 Oct 18:15</time> Antena 3</a>"))
+            #expect(Self.count("<li class=", in: airings) == 1, "the film airs twice: the other airing only")
+        }
+    }
+
+    @Test func programmeWithoutAWorkListsLaterAiringsOfTheSameTitle() async throws {
+        try await ServerHarness.run { client in
+            let html = try await client.get("/programme/La1.es@20261021T190000Z").text
+            #expect(html.contains("<p class=\"status\">On air · 55 min left</p>"))
+            let airings = try #require(html.components(separatedBy: "<h2>Other airings</h2>").last)
+            #expect(!airings.contains("La1.es@20261021T190000Z"), "not itself")
+            #expect(airings.contains("<li class=\"on-air\"><a href=\"/programme/24h.es@20261021T190000Z\">"), "the same news on 24h, on air too")
+            #expect(airings.contains("href=\"/programme/La1.es@20261022T190000Z\""))
+            #expect(Self.count("<li class=", in: airings) == 9)
+            #expect(html.contains("<div class=\"poster\"><span>Telediario 2</span></div>"), "no poster: the placeholder only")
+        }
+    }
+
+    @Test func assetsAreServedFromAFixedListWithALongCache() async throws {
+        try await ServerHarness.run { client in
+            let script = try await client.get("/assets/guide.js")
+            #expect(script.status == 200)
+            #expect(script.headers["content-type"] == "text/javascript; charset=utf-8")
+            #expect(script.headers["cache-control"] == "public, max-age=86400")
+            #expect(script.text.contains("data-js"))
+            let etag = try #require(script.headers["etag"])
+            #expect(try await client.get("/assets/guide.js", headers: ["If-None-Match": etag]).status == 304)
+            let stylesheet = try await client.get("/assets/guide.css?v=anything")
+            #expect(stylesheet.status == 200)
+            #expect(stylesheet.headers["content-type"] == "text/css; charset=utf-8")
+            for path in ["/assets/../Package.swift", "/assets/%2e%2e%2fPackage.swift", "/assets/..%2FPackage.swift",
+                         "/assets/Package.swift", "/assets/guide.js.map", "/assets/"] {
+                let response = try await client.get(path)
+                #expect(response.status == 404, "\(path)")
+                #expect(!response.text.contains("swift-tools-version"), "\(path)")
+            }
+        }
+    }
+
+    @Test func guideTextIsEscapedInPagesAndAttributes() async throws {
+        let start = ServerHarness.goldenNow
+        let evil = Channel(id: "Evil.es", name: "\"><img src=x onerror=alert(2)>")
+        var programme = Programme(channel: "Evil.es", start: start, stop: start.addingTimeInterval(3_600),
+                                  title: "<script>alert(1)</script>", source: "test")
+        programme.synopsis = "Tom & Jerry's <b>best</b>"
+        let snapshot = Snapshot(generatedAt: start, window: TimeWindow(from: start, to: start.addingTimeInterval(86_400)),
+                                channels: [evil], programmes: [programme], report: RunReport())
+        try await ServerHarness.run(snapshot: snapshot) { client in
+            for path in ["/", "/channel/Evil.es", "/programme/\(programme.id)"] {
+                let html = try await client.get(path).text
+                #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "\(path)")
+                #expect(!html.contains("<script>alert"), "\(path)")
+                #expect(!html.contains("<img src=x"), "\(path)")
+            }
+            let grid = try await client.get("/").text
+            #expect(grid.contains("title=\"&lt;script&gt;alert(1)&lt;/script&gt; · 21:00–22:00\""))
+            #expect(grid.contains("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
+            let detail = try await client.get("/programme/\(programme.id)").text
+            #expect(detail.contains("Tom &amp; Jerry&#39;s &lt;b&gt;best&lt;/b&gt;"))
+        }
+    }
+
+    @Test func pagesAreRenderedOncePerMinuteAndRevalidate() async throws {
+        try await ServerHarness.run { client in
+            let first = try await client.get("/programme/\(Self.film)")
+            let second = try await client.get("/programme/\(Self.film)")
+            #expect(first.body == second.body)
+            #expect(first.headers["cache-control"] == "public, max-age=30")
+            let etag = try #require(first.headers["etag"])
+            #expect(second.headers["etag"] == etag)
+            let revalidated = try await client.get("/programme/\(Self.film)", headers: ["If-None-Match": etag])
+            #expect(revalidated.status == 304)
+            #expect(revalidated.body.isEmpty)
+        }
+    }
+
+    @Test func aProgrammeIdMayArrivePercentEncoded() async throws {
+        try await ServerHarness.run { client in
+            let page = try await client.get("/programme/Antena3.es%40" + Self.film.split(separator: "@")[1])
+            #expect(page.status == 200)
+            #expect(page.text.contains("<h1>Gladiator</h1>"))
+        }
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Loads the web guide in a real headless browser (Debian's chromium) from a running
+# `tvguide serve` on the golden snapshot, saves screenshots in docs/screenshots/, and fails
+# unless the page's JavaScript ran.
+#
+#   scripts/screenshot.sh            # writes docs/screenshots/{grid,grid-phone,channel,detail}.png
+#
+# Installs nothing: needs chromium (apt-get install chromium) and a Swift toolchain.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$PWD
+out="$root/docs/screenshots"
+now="2026-10-21T19:00:00Z"
+# A film with a poster and a second airing (Gladiator on Antena 3).
+film="Antena3.es@20261021T205000Z"
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [[ -z "$browser" ]]; then
+    echo "screenshot.sh: chromium is not installed; on Debian or Ubuntu: sudo apt-get install chromium" >&2
+    exit 2
+fi
+
+swift build
+tvguide="$(swift build --show-bin-path)/tvguide"
+
+work=$(mktemp -d)
+server=""
+cleanup() {
+    if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cp Fixtures/golden/offline-default.json "$work/latest.json"
+"$tvguide" serve --snapshots "$work" --port 0 --no-refresh --now "$now" >"$work/server.out" 2>"$work/server.err" &
+server=$!
+
+# The first stdout line is "Serving the guide on http://127.0.0.1:PORT/".
+base=""
+for _ in $(seq 1 150); do
+    base=$(sed -n '1s|^Serving the guide on \(http://[^ ]*/\)$|\1|p' "$work/server.out")
+    [[ -n "$base" ]] && break
+    if ! kill -0 "$server" 2>/dev/null; then
+        echo "screenshot.sh: the server stopped before it listened:" >&2
+        cat "$work/server.err" >&2
+        exit 1
+    fi
+    sleep 0.2
+done
+if [[ -z "$base" ]]; then
+    echo "screenshot.sh: the server did not say where it listens within 30 s" >&2
+    exit 1
+fi
+echo "server: $base"
+
+# Every host but the server's fails to resolve: the pages must look right offline, where the
+# posters (remote URLs) do not load, and the shots must not depend on the network.
+chrome() {
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+        --user-data-dir="$work/profile" --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE 127.0.0.1" \
+        "$@" 2>>"$work/chromium.log"
+}
+
+shoot() { # name width height path
+    chrome --window-size="$2,$3" --screenshot="$out/$1.png" "${base%/}$4" >/dev/null
+    if [[ ! -s "$out/$1.png" ]]; then
+        echo "screenshot.sh: no screenshot for $1; chromium said:" >&2
+        tail -20 "$work/chromium.log" >&2
+        exit 1
+    fi
+    echo "wrote docs/screenshots/$1.png"
+}
+
+mkdir -p "$out"
+# Half an hour before the clock, so that the now line stands clear of the channel column.
+shoot grid 1280 900 "/?at=2026-10-21T18:30:00Z"
+shoot grid-phone 390 844 "/"
+shoot channel 1280 900 "/channel/La1.es"
+shoot detail 1280 900 "/programme/$film"
+shoot detail-phone 390 844 "/programme/$film"
+
+# The DOM after the scripts ran: guide.js marks <body data-js="ready"> as its last step.
+dom=$(chrome --window-size=1280,900 --dump-dom "$base")
+if ! grep -q 'data-js="ready"' <<<"$dom"; then
+    echo "screenshot.sh: guide.js did not run (no data-js=\"ready\" on <body>)" >&2
+    exit 1
+fi
+if ! grep -q 'Telediario 2' <<<"$dom"; then
+    echo "screenshot.sh: the grid does not show La 1's Telediario 2 at $now" >&2
+    exit 1
+fi
+echo "guide.js ran: <body data-js=\"ready\">"
