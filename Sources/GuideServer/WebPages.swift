@@ -454,9 +454,8 @@ extension WebPages {
     static func programme(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ProgrammePage {
         guard let programme = index.programme(id) else { throw APIError.notFound("There is no programme '\(id)' in the guide.") }
         let zone = query.zone
-        let metadata = programme.work.flatMap { index.snapshot.works[$0] }?.metadata
-        let images = programme.images ?? []
-        let channelName = index.channel(programme.channel)?.name ?? programme.channel
+        // The same derivation as `GET /programmes/{id}`, so the page and the API agree.
+        let detail = ProgrammeDetail(programme, channel: index.channel(programme.channel) ?? Channel(id: programme.channel, name: programme.channel), in: index)
         let day = ZonedTime.day(of: programme.start, in: zone)
 
         let status: String?
@@ -468,16 +467,10 @@ extension WebPages {
             status = "Already aired"
         }
 
-        let cast: [ProgrammePage.CastLine] = metadata?.cast.map { $0.map { ProgrammePage.CastLine(name: $0.name, character: $0.character) } }
-            ?? (programme.credits ?? []).filter { $0.role == .actor }.map { ProgrammePage.CastLine(name: $0.name, character: $0.character) }
-        let directors = metadata?.crew.map { $0.filter { $0.job == "Director" }.map(\.name) }
-            ?? (programme.credits ?? []).filter { $0.role == .director }.map(\.name)
-        let rating = metadata?.voteAverage.map { average in
-            String(format: "%.1f/10", average) + (metadata?.voteCount.map { " (\(grouped($0)) votes)" } ?? "")
-        } ?? programme.starRatings?.first?.value
-        // The first trailer on YouTube, else the first video there.
-        let youtube = (metadata?.videos ?? []).filter { $0.site.lowercased() == "youtube" }
-        let trailer = youtube.first { $0.type == "Trailer" } ?? youtube.first
+        let directors = detail.crew.filter { $0.job.caseInsensitiveCompare("Director") == .orderedSame }.map(\.name)
+        let rating = detail.ratings.voteAverage.map { average in
+            String(format: "%.1f/10", average) + (detail.ratings.voteCount.map { " (\(grouped($0)) votes)" } ?? "")
+        } ?? detail.ratings.stars?.first?.value
 
         let airings = index.otherAirings(of: programme, from: now).prefix(airingsShown).map { airing in
             ProgrammePage.Airing(
@@ -490,20 +483,18 @@ extension WebPages {
         return ProgrammePage(
             nowEpoch: WebTime.epoch(now), zoneName: zone.identifier,
             title: programme.title, subtitle: programme.subtitle, kind: programme.kind?.webLabel,
-            channelName: channelName, channelHref: query.link(WebLinks.channel(programme.channel), [("date", day.description)]),
+            channelName: detail.channel.name, channelHref: query.link(WebLinks.channel(programme.channel), [("date", day.description)]),
             when: WebTime.longDay(day) + " · " + WebTime.clock(programme.start, zone) + "–" + WebTime.clock(programme.end, zone),
             startISO: ZonedTime.format(programme.start, in: zone),
             duration: WebTime.duration(programme.end.timeIntervalSince(programme.start)),
             status: status,
-            poster: webImage(metadata?.poster ?? images.first { $0.kind == "poster" }?.url ?? images.first { $0.kind == nil }?.url),
-            backdrop: webImage(metadata?.backdrop ?? images.first { $0.kind == "backdrop" }?.url),
-            tagline: metadata?.tagline, synopsis: programme.synopsis ?? metadata?.overview,
-            year: metadata?.year ?? programme.year,
-            genres: nonEmpty((metadata?.genres ?? (programme.categories ?? []).map(\.value)).joined(separator: " · ")),
+            poster: webImage(detail.poster), backdrop: webImage(detail.backdrop),
+            tagline: detail.tagline, synopsis: detail.synopsis, year: detail.year,
+            genres: nonEmpty(detail.genres.joined(separator: " · ")),
             director: nonEmpty(directors.joined(separator: ", ")),
-            rating: rating, contentRating: metadata?.contentRating ?? programme.ratings?.first?.value,
-            cast: Array(cast.prefix(castShown)), hasCast: !cast.isEmpty,
-            trailerHref: trailer.map { "https://www.youtube.com/watch?v=" + WebLinks.encode($0.key) },
+            rating: rating, contentRating: detail.ratings.contentRating ?? detail.ratings.programme?.first?.value,
+            cast: detail.cast.prefix(castShown).map { ProgrammePage.CastLine(name: $0.name, character: $0.character) }, hasCast: !detail.cast.isEmpty,
+            trailerHref: detail.trailer?.url,
             reminderHref: WebLinks.reminder(programme.id),
             otherAirings: Array(airings), hasOtherAirings: !airings.isEmpty)
     }
