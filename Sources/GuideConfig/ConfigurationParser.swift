@@ -3,7 +3,7 @@ import GuideCore
 
 /// Turns the composed YAML into a `GuideConfiguration`, checking every reference on the way.
 struct ConfigurationParser {
-    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "providers", "lineups"]
+    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "lineups", "providers"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
     static let snapshotKeys = ["dir", "keep", "audience_days"]
