@@ -15,3 +15,4 @@ bench: deps
 	bench/run.sh
 	bench/metadata.sh
 	bench/audiences.sh
+	bench/serve.sh

@@ -51,9 +51,14 @@ public enum SnapshotCodec {
 
     /// Reads every schema up to `Snapshot.currentSchemaVersion`.
     public static func decode(_ data: Data) throws -> Snapshot {
+        try decode(data, programmesPerChunk: defaultProgrammesPerChunk)
+    }
+
+    /// `programmesPerChunk`: how many programmes one task of the parallel decode reads.
+    static func decode(_ data: Data, programmesPerChunk: Int) throws -> Snapshot {
         let snapshot: Snapshot
         do {
-            snapshot = try decoder().decode(Snapshot.self, from: data)
+            snapshot = try decodeInParallel(data, programmesPerChunk: programmesPerChunk) ?? decoder().decode(Snapshot.self, from: data)
         } catch let error as DecodingError {
             // A newer schema may fail to decode for reasons that say nothing useful; its version does.
             if let probe = try? decoder().decode(SchemaProbe.self, from: data), probe.schemaVersion > Snapshot.currentSchemaVersion {
@@ -153,6 +158,175 @@ public enum SnapshotCodec {
         @unknown default:
             return String(describing: error)
         }
+    }
+}
+
+// MARK: - Decoding the programmes in parallel
+
+extension SnapshotCodec {
+    /// Below twice this many programmes one decoder reads the whole file: splitting would cost
+    /// more than it saves.
+    static let defaultProgrammesPerChunk = 2_000
+
+    /// The snapshot with its programmes decoded in chunks on every core at once, each by
+    /// `ProgrammeJSONReader` (`JSONDecoder` where it gives up): decoding is most of
+    /// `tvguide serve`'s start-up (`JSONDecoder` alone takes 1.2 s of CPU for a 50,000-programme
+    /// week). The programmes array is cut between elements; the rest of the file decodes with
+    /// an empty array in its place, alongside the chunks. Nil when the file is small, not laid out as a
+    /// snapshot, or any part fails: the caller then decodes the whole file in one go, whose
+    /// errors name the failing field from the top (`programmes[4012].start`) as they always did.
+    static func decodeInParallel(_ data: Data, programmesPerChunk: Int) -> Snapshot? {
+        let perChunk = max(1, programmesPerChunk)
+        guard let layout = ProgrammesLayout(data), layout.elementCount / perChunk >= 2 else { return nil }
+        let chunkCount = min(layout.elementCount / perChunk, 4 * ProcessInfo.processInfo.activeProcessorCount)
+        let bounds = (0...chunkCount).map { $0 * layout.elementCount / chunkCount }
+        let parts = DecodedParts(chunks: chunkCount)
+        // The last task reads everything but the programmes.
+        DispatchQueue.concurrentPerform(iterations: chunkCount + 1) { task in
+            if task == chunkCount {
+                let rest = data.bytes(0..<layout.open + 1, then: layout.close..<data.count)
+                parts.store(rest: try? decoder().decode(Snapshot.self, from: rest))
+            } else {
+                let elements = layout.bytes(ofElements: bounds[task]..<bounds[task + 1])
+                let chunk = data.bytes(elements, bracketed: true)
+                parts.store(chunk: task, ProgrammeJSONReader.programmes(in: chunk) ?? (try? decoder().decode([Programme].self, from: chunk)))
+            }
+        }
+        return parts.snapshot(expecting: layout.elementCount)
+    }
+}
+
+/// Where the top-level `programmes` array of a snapshot's JSON and the commas between its
+/// elements are: a scan that only follows strings and nesting, so it is a small part of the
+/// decoding it splits.
+struct ProgrammesLayout {
+    /// Offsets of the array's `[` and `]`.
+    private(set) var open = -1
+    private(set) var close = -1
+    /// Offsets of the commas between the array's elements.
+    private(set) var commas: [Int] = []
+    private(set) var elementCount = 0
+
+    /// Nil unless the bytes are an object with one `"programmes"` member that is an array.
+    init?(_ data: Data) {
+        guard let layout = data.withUnsafeBytes({ Self.scan($0) }) else { return nil }
+        self = layout
+    }
+
+    private init() {}
+
+    /// The byte range of elements `elements` without the commas around them.
+    func bytes(ofElements elements: Range<Int>) -> Range<Int> {
+        let start = elements.lowerBound == 0 ? open + 1 : commas[elements.lowerBound - 1] + 1
+        let end = elements.upperBound == elementCount ? close : commas[elements.upperBound - 1]
+        return start..<end
+    }
+
+    private static func scan(_ bytes: UnsafeRawBufferPointer) -> ProgrammesLayout? {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var layout = ProgrammesLayout()
+        var depth = 0
+        var inProgrammes = false
+        // The last string that ended at the top level: the key of the member whose value follows.
+        var key = 0..<0
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case quote:
+                let start = index + 1
+                index = start
+                while index < bytes.count && bytes[index] != quote {
+                    index += bytes[index] == backslash ? 2 : 1
+                }
+                guard index < bytes.count else { return nil }
+                if depth == 1 { key = start..<index }
+            case UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: "["):
+                guard depth > 0 else { return nil }
+                if depth == 1 && isProgrammes(bytes, key) {
+                    guard layout.open < 0 else { return nil }
+                    layout.open = index
+                    inProgrammes = true
+                }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if inProgrammes && depth == 1 {
+                    layout.close = index
+                    inProgrammes = false
+                }
+            case UInt8(ascii: ","):
+                if inProgrammes && depth == 2 { layout.commas.append(index) }
+            default:
+                break
+            }
+            index += 1
+        }
+        guard layout.close > layout.open, layout.open >= 0 else { return nil }
+        let isEmpty = layout.commas.isEmpty && bytes[(layout.open + 1)..<layout.close].allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        layout.elementCount = isEmpty ? 0 : layout.commas.count + 1
+        return layout
+    }
+
+    private static func isProgrammes(_ bytes: UnsafeRawBufferPointer, _ key: Range<Int>) -> Bool {
+        let name = "programmes".utf8
+        return key.count == name.count && zip(bytes[key], name).allSatisfy { $0 == $1 }
+    }
+}
+
+/// What the tasks of a parallel decode produced, each in its own slot.
+private final class DecodedParts: @unchecked Sendable {
+    // @unchecked: every slot is written by one task under the lock, and read after all finished.
+    private let lock = NSLock()
+    private var chunks: [[Programme]?]
+    private var rest: Snapshot?
+
+    init(chunks: Int) {
+        self.chunks = Array(repeating: nil, count: chunks)
+    }
+
+    func store(chunk: Int, _ programmes: [Programme]?) {
+        lock.withLock { chunks[chunk] = programmes }
+    }
+
+    func store(rest snapshot: Snapshot?) {
+        lock.withLock { rest = snapshot }
+    }
+
+    /// The whole snapshot, or nil when a part failed or the pieces do not add up.
+    func snapshot(expecting count: Int) -> Snapshot? {
+        lock.withLock {
+            guard var snapshot = rest, snapshot.programmes.isEmpty else { return nil }
+            var programmes: [Programme] = []
+            programmes.reserveCapacity(count)
+            for chunk in chunks {
+                guard let chunk else { return nil }
+                programmes.append(contentsOf: chunk)
+            }
+            guard programmes.count == count else { return nil }
+            snapshot.programmes = programmes
+            return snapshot
+        }
+    }
+}
+
+private extension Data {
+    /// A copy of the bytes at `range` (offsets from the first byte), in `[` `]` when `bracketed`.
+    func bytes(_ range: Range<Int>, bracketed: Bool) -> Data {
+        var out = Data(capacity: range.count + 2)
+        if bracketed { out.append(UInt8(ascii: "[")) }
+        out.append(self[(startIndex + range.lowerBound)..<(startIndex + range.upperBound)])
+        if bracketed { out.append(UInt8(ascii: "]")) }
+        return out
+    }
+
+    /// A copy of the bytes at `first` followed by those at `second`.
+    func bytes(_ first: Range<Int>, then second: Range<Int>) -> Data {
+        var out = Data(capacity: first.count + second.count)
+        out.append(self[(startIndex + first.lowerBound)..<(startIndex + first.upperBound)])
+        out.append(self[(startIndex + second.lowerBound)..<(startIndex + second.upperBound)])
+        return out
     }
 }
 

@@ -22,6 +22,8 @@ final class GuideState: Sendable {
         var index: GuideIndex
         var health: Health
         var responses: [String: RenderedResponse] = [:]
+        /// By request target (`/now?tz=Europe/Madrid`): what `FastLaneHandler` may answer with.
+        var fastAnswers: [String: FastAnswer] = [:]
     }
 
     /// Rendered bodies kept per guide version; beyond this many the cache starts over, which
@@ -41,6 +43,7 @@ final class GuideState: Sendable {
         current.withLockedValue {
             $0.index = index
             $0.responses = [:]
+            $0.fastAnswers = [:]
             $0.health.loadedAt = moment
             $0.health.origin = "refresh"
             $0.health.lastRefreshAttempt = moment
@@ -61,14 +64,38 @@ final class GuideState: Sendable {
     /// The response rendered for `key` on this guide version, or a new one from `render`. Two
     /// requests racing for the same key may both render; the bodies are identical.
     func response(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows -> RenderedResponse {
-        let (index, cached) = current.withLockedValue { ($0.index, $0.responses[key]) }
-        if let cached { return cached }
+        try versionedResponse(for: key, render: render).response
+    }
+
+    /// `response(for:render:)` and the version of the guide it was rendered from.
+    func versionedResponse(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows -> (response: RenderedResponse, version: String) {
+        // Only the index's version is copied out on a hit: copying the whole index would retain
+        // and release its every array and dictionary on each request.
+        let (version, cached) = current.withLockedValue { ($0.index.version, $0.responses[key]) }
+        if let cached { return (cached, version) }
+        let index = self.index
         let rendered = try render(index)
         current.withLockedValue {
             guard $0.index.version == index.version else { return }
             if $0.responses.count >= Self.responseCacheLimit { $0.responses = [:] }
             $0.responses[key] = rendered
         }
-        return rendered
+        return (rendered, index.version)
+    }
+
+    /// The answer recorded for `target` during `second`.
+    func fastAnswer(for target: String, second: Int) -> FastAnswer? {
+        current.withLockedValue { current in
+            current.fastAnswers[target].flatMap { $0.second == second ? $0 : nil }
+        }
+    }
+
+    /// Records `answer` unless the guide changed since `version`, whose bodies it would still hold.
+    func remember(_ answer: FastAnswer, for target: String, version: String) {
+        current.withLockedValue {
+            guard $0.index.version == version else { return }
+            if $0.fastAnswers.count >= Self.responseCacheLimit { $0.fastAnswers = [:] }
+            $0.fastAnswers[target] = answer
+        }
     }
 }

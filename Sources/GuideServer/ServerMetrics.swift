@@ -15,34 +15,45 @@ final class ServerMetrics: Sendable {
         var status: Int
     }
 
-    private let requestCounters = NIOLockedValueBox<[RouteKey: Counter]>([:])
-    private let latencies = NIOLockedValueBox<[String: DurationHistogram]>([:])
+    private let recorders = NIOLockedValueBox<[RouteKey: RequestRecorder]>([:])
     private static let latencyBuckets: [Duration] = [
         .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
         .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
         .milliseconds(250), .milliseconds(500), .seconds(1),
     ]
 
+    /// The counter and histogram of one route and status, looked up once for the fast lane.
+    struct RequestRecorder: Sendable {
+        let counter: Counter
+        let histogram: DurationHistogram
+
+        func record(_ duration: Duration) {
+            counter.increment()
+            histogram.record(duration)
+        }
+    }
+
     func recordRequest(route: String, status: Int, duration: Duration) {
+        recorder(route: route, status: status).record(duration)
+    }
+
+    /// One lock and one dictionary lookup per request; the registry is only asked for a new
+    /// route or status.
+    func recorder(route: String, status: Int) -> RequestRecorder {
         let key = RouteKey(route: route, status: status)
-        let counter = requestCounters.withLockedValue { counters in
-            if let counter = counters[key] { return counter }
+        return recorders.withLockedValue { recorders in
+            if let recorder = recorders[key] { return recorder }
             let counter = registry.makeCounter(
                 descriptor: MetricNameDescriptor(metricName: "tvguide_http_requests", unitName: "total", helpText: "HTTP requests answered, by route and status."),
                 labels: [("route", route), ("status", String(status))])
-            counters[key] = counter
-            return counter
-        }
-        counter.increment()
-        let histogram = latencies.withLockedValue { histograms in
-            if let histogram = histograms[route] { return histogram }
+            // The registry gives every status of a route the route's one histogram.
             let histogram = registry.makeDurationHistogram(
                 descriptor: MetricNameDescriptor(metricName: "tvguide_http_request_duration", unitName: "seconds", helpText: "Time to answer a request, by route."),
                 labels: [("route", route)], buckets: Self.latencyBuckets)
-            histograms[route] = histogram
-            return histogram
+            let recorder = RequestRecorder(counter: counter, histogram: histogram)
+            recorders[key] = recorder
+            return recorder
         }
-        histogram.record(duration)
     }
 
     func recordRefresh(_ outcome: Result<RefreshOutcome, any Error>) {
