@@ -268,7 +268,7 @@ extension WebPages {
     static let hoursRange = 1...12
 
     /// `GET /`: channels down, `hours` across from `at` (default: now), blocks sized by duration.
-    static func grid(_ index: GuideIndex, query: WebQuery, lineups: [String: [String]], now: Date) throws -> GridPage {
+    static func grid(_ index: GuideIndex, query: WebQuery, settings: ServerSettings, now: Date) throws -> GridPage {
         let zone = query.zone
         let hours = try query.reader.int("hours", default: defaultHours, in: hoursRange)
         let asked = try query.reader.time("at", in: zone)
@@ -277,17 +277,9 @@ extension WebPages {
         let span = TimeInterval(hours * 3_600)
         let end = start.addingTimeInterval(span)
 
+        // The same reading as the JSON API's: an unknown line-up is a 404 listing the known ones.
         let lineup = query.reader.string("lineup")
-        let channels: [Channel]
-        if let lineup {
-            guard let members = lineups[lineup] else {
-                let known = lineups.keys.sorted().joined(separator: ", ")
-                throw APIError.badParameter("lineup", "no line-up '\(lineup)'" + (known.isEmpty ? "; none are configured" : "; known: \(known)"))
-            }
-            channels = members.compactMap(index.channel)
-        } else {
-            channels = index.snapshot.channels
-        }
+        let channels = try query.reader.lineup(settings)?.compactMap(index.channel) ?? index.snapshot.channels
 
         func fraction(_ date: Date) -> Double { date.timeIntervalSince(start) / span }
         // A channel's name opens its day as the grid shows it: today at the programme on air.
@@ -324,7 +316,7 @@ extension WebPages {
             query.link("/", [("at", moment.map(ISOTime.format)), ("hours", hoursParameter), ("lineup", lineup)])
         }
         let options = [GridPage.Option(value: "", label: "All channels", selected: lineup == nil)]
-            + lineups.keys.sorted().map { GridPage.Option(value: $0, label: $0, selected: $0 == lineup) }
+            + settings.lineups.keys.sorted().map { GridPage.Option(value: $0, label: $0, selected: $0 == lineup) }
         let kept: [(String, String?)] = [("at", query.reader.string("at")), ("hours", hoursParameter), ("tz", query.zoneParameter)]
         return GridPage(
             nowEpoch: WebTime.epoch(now), zoneName: zone.identifier,

@@ -7,7 +7,7 @@ extension GuideServer {
     static func addWebRoutes(to routes: RouteTable, _ serving: ServingContext) {
         routes.get("/") { request, _ in
             try webPage(request, serving) { index, query, now in
-                WebPages.render(try WebPages.grid(index, query: query, lineups: serving.settings.lineups, now: now), .grid)
+                WebPages.render(try WebPages.grid(index, query: query, settings: serving.settings, now: now), .grid)
             }
         }
         routes.get("/channel/{id}") { request, context in

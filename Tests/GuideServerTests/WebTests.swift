@@ -91,7 +91,7 @@ import Testing
         }
     }
 
-    @Test func lineupShowsOnlyItsChannelsAndAnUnknownOneIs400() async throws {
+    @Test func lineupShowsOnlyItsChannelsAndAnUnknownOneIs404() async throws {
         let settings = ServerSettings(port: 0, lineups: ["national": ["La1.es", "Antena3.es", "Nowhere.es"]])
         try await ServerHarness.run(settings: settings) { client in
             let html = try await client.get("/?lineup=national&at=2026-10-21T19:00:00Z").text
@@ -104,8 +104,8 @@ import Testing
             let all = try await client.get("/").text
             #expect(all.contains("<option value=\"\" selected>All channels</option>"))
             let unknown = try await client.get("/?lineup=cable")
-            #expect(unknown.status == 400)
-            #expect(unknown.text.contains("no line-up &#39;cable&#39;; known: national"))
+            #expect(unknown.status == 404)
+            #expect(unknown.text.contains("unknown line-up &#39;cable&#39;; known: national"))
         }
     }
 
