@@ -104,11 +104,21 @@ extension Day {
         return Day(year: c.year, month: c.month, day: c.day)
     }
 
+    /// Whole days from `other` to this day.
+    public func days(since other: Day) -> Int {
+        CivilTime.daysFromCivil(year: year, month: month, day: day) - CivilTime.daysFromCivil(year: other.year, month: other.month, day: other.day)
+    }
+
     /// The day on the calendar of `timeZone` at `date`: what "today" is for a run at `date`.
     public init(_ date: Date, in timeZone: TimeZone) {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
-        let c = CivilTime.components(epochSeconds: local)
+        let c = CivilTime.components(of: date, in: timeZone)
         self.init(year: c.year, month: c.month, day: c.day)
+    }
+
+    /// `minutes` after midnight of this day on the clock of `timeZone`; 1,440 or more falls on the
+    /// next day. In the hour a clock skips, the offset before the change applies.
+    public func instant(atMinute minutes: Int, in timeZone: TimeZone) -> Date {
+        CivilTime.instant(wallClock: CivilTime.epochSeconds(year: year, month: month, day: day) + minutes * 60, in: timeZone)
     }
 
     /// From midnight to midnight in `timeZone`: 23 or 25 hours on the days the clocks change.

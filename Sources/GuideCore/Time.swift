@@ -54,6 +54,22 @@ public enum CivilTime {
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
         return Components(year: year, month: month, day: day, hour: rest / 3_600, minute: rest % 3_600 / 60, second: rest % 60)
     }
+
+    /// The civil time the clock of `timeZone` shows at `date`.
+    public static func components(of date: Date, in timeZone: TimeZone) -> Components {
+        components(epochSeconds: Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date))
+    }
+
+    /// The instant at which the clock of `timeZone` shows `wallClock` (a civil time written as
+    /// seconds since 1970, as if it were UTC). In the hour a clock skips, the offset before the
+    /// change applies, so 02:30 on the day summer time starts is 03:30 summer time.
+    public static func instant(wallClock: Int, in timeZone: TimeZone) -> Date {
+        // The offset at the wall-clock time read as UTC is right except within hours of a
+        // change; asking again at the instant it gives settles those.
+        let guess = wallClock - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wallClock)))
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
+        return Date(timeIntervalSince1970: TimeInterval(wallClock - offset))
+    }
 }
 
 /// ISO 8601 in UTC with whole seconds (`2026-10-25T20:30:00Z`), the one time format of snapshots.

@@ -115,9 +115,9 @@ struct QueryReader {
         // `ISOTime.parse` reads a time without an offset as UTC; here that is a local time.
         let hasOffset = text.hasSuffix("Z") || text.dropFirst(19).contains { $0 == "+" || $0 == "-" }
         if hasOffset, let date = ISOTime.parse(text) { return date }
-        if let day = Day(text) { return ZonedTime.startOfDay(day, in: timeZone) }
+        if let day = Day(text) { return day.interval(in: timeZone).start }
         if let local = ISOTime.parse(text + "Z") {
-            return local.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: local)))
+            return CivilTime.instant(wallClock: Int(local.timeIntervalSince1970), in: timeZone)
         }
         throw APIError.badParameter(name, "'\(text)' is not an ISO 8601 time or YYYY-MM-DD")
     }

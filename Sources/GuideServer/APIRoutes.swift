@@ -62,9 +62,9 @@ extension GuideServer {
                 guard let channel = index.channel(id) else { throw APIError.notFound("unknown channel \(Quoted(id))") }
                 let query = QueryReader(request)
                 let timeZone = try query.timeZone()
-                let date = try query.calendarDay("date") ?? ZonedTime.day(of: now, in: timeZone)
-                let from = ZonedTime.startOfDay(date, in: timeZone)
-                let to = ZonedTime.startOfDay(date.adding(days: 1), in: timeZone)
+                let date = try query.calendarDay("date") ?? Day(now, in: timeZone)
+                let span = date.interval(in: timeZone)
+                let (from, to) = (span.start, span.end)
                 let programmes = index.schedule(of: channel.id, from: from, to: to).map { programme in
                     var airing = Airing(programme, in: index).live(at: now)
                     airing.current = programme.start <= now && now < programme.end
@@ -150,7 +150,7 @@ extension GuideServer {
             try serving.cached(request, key: CacheKey.guide(request)) { index in
                 let query = QueryReader(request)
                 let page = try query.page(defaultLimit: 20)
-                let latest = index.audienceDays.last ?? ZonedTime.day(of: serving.now, in: .gmt)
+                let latest = index.audienceDays.last ?? Day(serving.now, in: .gmt)
                 let to = try query.calendarDay("to") ?? latest
                 let from = try query.calendarDay("from") ?? to.adding(days: -6)
                 guard from <= to else { throw APIError.badParameter("from", "\(from) is after 'to' (\(to))") }
@@ -271,18 +271,6 @@ extension QueryReader {
         guard let day = try day(name) else { return nil }
         guard day.adding(days: 0) == day else { throw APIError.badParameter(name, "\(day) is not a day of the calendar") }
         return day
-    }
-}
-
-extension Day {
-    func adding(days: Int) -> Day {
-        let c = CivilTime.components(epochSeconds: (CivilTime.daysFromCivil(year: year, month: month, day: day) + days) * 86_400)
-        return Day(year: c.year, month: c.month, day: c.day)
-    }
-
-    /// Whole days from `other` to this day.
-    func days(since other: Day) -> Int {
-        CivilTime.daysFromCivil(year: year, month: month, day: day) - CivilTime.daysFromCivil(year: other.year, month: other.month, day: other.day)
     }
 }
 

@@ -65,8 +65,7 @@ enum JSONRendering {
 enum ZonedTime {
     static func format(_ date: Date, in timeZone: TimeZone) -> String {
         let offset = timeZone.secondsFromGMT(for: date)
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset
-        let c = CivilTime.components(epochSeconds: seconds)
+        let c = CivilTime.components(of: date, in: timeZone)
         var text = "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))"
         if offset == 0 && timeZone.identifier == TimeZone.gmt.identifier {
             text += "Z"
@@ -76,23 +75,6 @@ enum ZonedTime {
             text += "\(sign)\(pad(magnitude / 3600)):\(pad(magnitude % 3600 / 60))"
         }
         return text
-    }
-
-    /// The civil day `date` falls on in `timeZone`.
-    static func day(of date: Date, in timeZone: TimeZone) -> Day {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
-        let c = CivilTime.components(epochSeconds: seconds)
-        return Day(year: c.year, month: c.month, day: c.day)
-    }
-
-    /// Midnight starting `day` in `timeZone`, as an instant (DST-aware).
-    static func startOfDay(_ day: Day, in timeZone: TimeZone) -> Date {
-        let local = CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)
-        // The offset at local midnight: guess with the offset at that instant read as UTC, then
-        // correct once, which settles across a DST change.
-        var offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))
-        offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local - offset)))
-        return Date(timeIntervalSince1970: TimeInterval(local - offset))
     }
 
     private static func pad(_ value: Int, _ width: Int = 2) -> String {

@@ -151,12 +151,8 @@ enum WebTime {
         return self.date(local - floorMod(local, 1_800) - offset)
     }
 
-    static func components(_ date: Date, _ zone: TimeZone) -> CivilTime.Components {
-        CivilTime.components(epochSeconds: epoch(date) + zone.secondsFromGMT(for: date))
-    }
-
     static func clock(_ date: Date, _ zone: TimeZone) -> String {
-        let c = components(date, zone)
+        let c = CivilTime.components(of: date, in: zone)
         return pad(c.hour) + ":" + pad(c.minute)
     }
 
@@ -173,11 +169,6 @@ enum WebTime {
     /// `Wed`.
     static func weekday(_ day: Day) -> String {
         String(weekdays[weekdayIndex(day)].prefix(3))
-    }
-
-    static func adding(_ days: Int, to day: Day) -> Day {
-        let c = CivilTime.components(epochSeconds: (CivilTime.daysFromCivil(year: day.year, month: day.month, day: day.day) + days) * 86_400)
-        return Day(year: c.year, month: c.month, day: c.day)
     }
 
     /// `35 min`, `2 h`, `1 h 20 min`; a part of a minute counts as a whole one.
@@ -283,9 +274,9 @@ extension WebPages {
 
         func fraction(_ date: Date) -> Double { date.timeIntervalSince(start) / span }
         // A channel's name opens its day as the grid shows it: today at the programme on air.
-        let day = ZonedTime.day(of: start, in: zone)
+        let day = Day(start, in: zone)
         func channelLink(_ id: String) -> String {
-            day == ZonedTime.day(of: now, in: zone)
+            day == Day(now, in: zone)
                 ? query.link(WebLinks.channel(id)) + WebLinks.onAirAnchor
                 : query.link(WebLinks.channel(id), [("date", day.description)])
         }
@@ -372,21 +363,21 @@ extension WebPages {
     static func channel(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ChannelPage {
         guard let channel = index.channel(id) else { throw APIError.notFound("There is no channel '\(id)' in the guide.") }
         let zone = query.zone
-        let day = try query.reader.day("date") ?? ZonedTime.day(of: now, in: zone)
-        let from = ZonedTime.startOfDay(day, in: zone)
-        let to = ZonedTime.startOfDay(WebTime.adding(1, to: day), in: zone)
+        let day = try query.reader.day("date") ?? Day(now, in: zone)
+        let span = day.interval(in: zone)
+        let (from, to) = (span.start, span.end)
         let rows = index.schedule(of: id, from: from, to: to).map { programme in
             let onAir = programme.start <= now && now < programme.end
             return ChannelPage.Row(
                 time: WebTime.clock(programme.start, zone),
-                otherDay: programme.start < from ? WebTime.weekday(ZonedTime.day(of: programme.start, in: zone)) : nil,
+                otherDay: programme.start < from ? WebTime.weekday(Day(programme.start, in: zone)) : nil,
                 startISO: ZonedTime.format(programme.start, in: zone),
                 title: programme.title, subtitle: programme.subtitle, kind: programme.kind?.webLabel,
                 href: query.link(WebLinks.programme(programme.id)),
                 classes: onAir ? "on-air" : programme.end <= now ? "past" : "later",
                 timeLeft: onAir ? WebTime.duration(programme.end.timeIntervalSince(now)) + " left" : nil)
         }
-        let previous = WebTime.adding(-1, to: day), next = WebTime.adding(1, to: day)
+        let previous = day.adding(days: -1), next = day.adding(days: 1)
         let path = WebLinks.channel(id)
         return ChannelPage(
             nowEpoch: WebTime.epoch(now), zoneName: zone.identifier, channelName: channel.name,
@@ -448,7 +439,7 @@ extension WebPages {
         let zone = query.zone
         // The same derivation as `GET /programmes/{id}`, so the page and the API agree.
         let detail = ProgrammeDetail(programme, channel: index.channel(programme.channel) ?? Channel(id: programme.channel, name: programme.channel), in: index)
-        let day = ZonedTime.day(of: programme.start, in: zone)
+        let day = Day(programme.start, in: zone)
 
         let status: String?
         if programme.start <= now && now < programme.end {
@@ -466,7 +457,7 @@ extension WebPages {
 
         let airings = index.otherAirings(of: programme, from: now).prefix(airingsShown).map { airing in
             ProgrammePage.Airing(
-                when: WebTime.shortDay(ZonedTime.day(of: airing.start, in: zone)) + " " + WebTime.clock(airing.start, zone),
+                when: WebTime.shortDay(Day(airing.start, in: zone)) + " " + WebTime.clock(airing.start, zone),
                 startISO: ZonedTime.format(airing.start, in: zone),
                 channelName: index.channel(airing.channel)?.name ?? airing.channel,
                 href: query.link(WebLinks.programme(airing.id)),

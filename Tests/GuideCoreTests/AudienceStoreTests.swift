@@ -128,4 +128,17 @@ import Testing
         #expect(interval.duration == 25 * 3_600)
         #expect(S.day("2026-03-29").interval(in: madrid).duration == 23 * 3_600)
     }
+
+    @Test func aTimeOfDayOnTheZonesClockBecomesItsInstantAcrossClockChanges() throws {
+        let madrid = try #require(TimeZone(identifier: "Europe/Madrid"))
+        #expect(S.day("2026-10-24").instant(atMinute: 22 * 60, in: madrid) == SnapshotSamples.time("2026-10-24T20:00:00Z"))
+        // 01:30 CET, half an hour before summer time starts, and 03:30 CEST just after it.
+        #expect(S.day("2026-03-29").instant(atMinute: 90, in: madrid) == SnapshotSamples.time("2026-03-29T00:30:00Z"))
+        #expect(S.day("2026-03-29").instant(atMinute: 210, in: madrid) == SnapshotSamples.time("2026-03-29T01:30:00Z"))
+        // 02:30 never shows on the clock that day: it is read with the offset before the change, as 03:30 CEST.
+        #expect(S.day("2026-03-29").instant(atMinute: 150, in: madrid) == SnapshotSamples.time("2026-03-29T01:30:00Z"))
+        // 24:45 is the next day's 00:45.
+        #expect(S.day("2026-10-24").instant(atMinute: 1_485, in: madrid) == SnapshotSamples.time("2026-10-24T22:45:00Z"))
+        #expect(S.day("2026-10-26").days(since: S.day("2026-10-24")) == 2)
+    }
 }

@@ -121,6 +121,11 @@ import Testing
             #expect(byDefault["to"] as? String == "2026-10-21T22:00:00Z")
             let all = try await client.get("/grid").object()
             #expect(all["total"] as? Int == 24)
+
+            // Within an hour after summer time starts, the offset in force at that local time counts:
+            // 01:30 on 29 March in Madrid is still CET, so 00:30Z.
+            let beforeTheChange = try await client.get("/grid?at=2026-03-29T01:30:00&hours=1&channels=La1.es&tz=Europe/Madrid").object()
+            #expect(beforeTheChange["from"] as? String == "2026-03-29T01:30:00+01:00")
         }
     }
 

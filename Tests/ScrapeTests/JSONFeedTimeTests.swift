@@ -47,8 +47,8 @@ struct JSONFeedTimeTests {
         #expect(madrid.instants(on: sunday, second: 3 * 3_600) == [JSONFeedTestTime.utc(2026, 10, 25, 2, 0)])
         // Summer time starts on 29 March 2026: 02:30 never shows on the clock; it is read as 03:30 CEST.
         #expect(madrid.instants(on: Day(year: 2026, month: 3, day: 29), second: 2 * 3_600 + 30 * 60) == [JSONFeedTestTime.utc(2026, 3, 29, 1, 30)])
-        #expect(madrid.day(of: Date(timeIntervalSince1970: TimeInterval(JSONFeedTestTime.utc(2026, 10, 24, 22, 30)))) == sunday)
-        #expect(madrid.day(of: Date(timeIntervalSince1970: TimeInterval(JSONFeedTestTime.utc(2026, 10, 24, 21, 59)))) == saturday)
+        #expect(Day(Date(timeIntervalSince1970: TimeInterval(JSONFeedTestTime.utc(2026, 10, 24, 22, 30))), in: madrid.zone) == sunday)
+        #expect(Day(Date(timeIntervalSince1970: TimeInterval(JSONFeedTestTime.utc(2026, 10, 24, 21, 59))), in: madrid.zone) == saturday)
     }
 
     @Test("clock starts follow the listing's order across the repeated hour of the DST change")

@@ -49,7 +49,7 @@ public struct JSONFeedGuideProvider: GuideProvider {
         guard recipe.url.usesChannel || channelList.count <= 1 else {
             throw ProviderError.notConfigured("json-feed \(id): the url has no {channel} placeholder, so it cannot tell \(channelList.count) channels apart")
         }
-        let pages = try pages(in: window, zone: compiled.times.zone, channel: channel.providerID)
+        let pages = try pages(in: window, zone: compiled.times.zone.zone, channel: channel.providerID)
         let bodies = try await fetch(pages.map(\.url))
 
         var programmes: [Programme] = []
@@ -93,20 +93,19 @@ public struct JSONFeedGuideProvider: GuideProvider {
         var label: String { day.map { "\($0): " } ?? "" }
     }
 
-    private func pages(in window: DateInterval, zone: FeedZone, channel: String) throws -> [Page] {
-        let first = zone.day(of: window.start)
+    private func pages(in window: DateInterval, zone: TimeZone, channel: String) throws -> [Page] {
+        let first = Day(window.start, in: zone)
         guard recipe.url.usesDate else {
             return try [Page(day: nil, url: url(day: first, channel: channel))]
         }
         // The window's end is exclusive: a window ending at midnight does not reach the next day.
-        let last = zone.day(of: max(window.start, window.end.addingTimeInterval(-1)))
-        let count = CivilTime.daysFromCivil(year: last.year, month: last.month, day: last.day)
-            - CivilTime.daysFromCivil(year: first.year, month: first.month, day: first.day) + 1
+        let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
+        let count = last.days(since: first) + 1
         guard count <= Self.maximumDays else {
             throw ProviderError.notConfigured("json-feed \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
         }
         return try (0..<count).map { offset in
-            let day = FeedZone.day(first, plus: offset)
+            let day = first.adding(days: offset)
             return Page(day: day, url: try url(day: day, channel: channel))
         }
     }

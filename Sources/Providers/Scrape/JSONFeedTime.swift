@@ -10,18 +10,6 @@ struct FeedZone: Sendable {
         self.zone = zone
     }
 
-    /// The calendar day in this zone at `date`.
-    func day(of date: Date) -> Day {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let c = CivilTime.components(epochSeconds: seconds + zone.secondsFromGMT(for: date))
-        return Day(year: c.year, month: c.month, day: c.day)
-    }
-
-    static func day(_ day: Day, plus days: Int) -> Day {
-        let c = CivilTime.components(epochSeconds: (CivilTime.daysFromCivil(year: day.year, month: day.month, day: day.day) + days) * 86_400)
-        return Day(year: c.year, month: c.month, day: c.day)
-    }
-
     /// Seconds since 1970 of every instant at which this zone's clock reads `second` seconds into
     /// `day`, earliest first: one as a rule, two in the hour repeated when summer time ends. A time
     /// skipped when summer time starts (02:30 on the last Sunday of March in Madrid) has none; it
@@ -241,7 +229,7 @@ struct FeedPageTimes {
         // A time earlier than the previous start is the next day's; one move is enough unless the
         // previous start was itself written past midnight (`25:30`).
         for _ in 0..<3 {
-            let onDay = FeedZone.day(day, plus: carry + seconds / 86_400)
+            let onDay = day.adding(days: carry + seconds / 86_400)
             let candidates = parser.zone.instants(on: onDay, second: seconds % 86_400)
             if let chosen = candidates.first(where: { $0 >= previousStart ?? Int.min }) {
                 previousStart = chosen
@@ -262,7 +250,7 @@ struct FeedPageTimes {
         guard let startDay = previousStartDay, let text = value.text, let seconds = pattern.secondsAfterMidnight(text) else { return nil }
         let startSeconds = Int(start.timeIntervalSince1970)
         for extra in 0..<2 {
-            let onDay = FeedZone.day(startDay, plus: extra + seconds / 86_400)
+            let onDay = startDay.adding(days: extra + seconds / 86_400)
             if let chosen = parser.zone.instants(on: onDay, second: seconds % 86_400).first(where: { $0 > startSeconds }) {
                 return Date(timeIntervalSince1970: TimeInterval(chosen))
             }

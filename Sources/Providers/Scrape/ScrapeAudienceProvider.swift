@@ -16,7 +16,8 @@ public struct ScrapeAudienceProvider: AudienceProvider {
     private let transport: any HTTPTransport
     private let resolveChannel: @Sendable (String) -> String?
     private let extractors: ExtractorPool
-    private let clock: ZonedDay
+    /// The zone of the site's days and clock times.
+    private let timeZone: TimeZone
     private let tally = ScrapeTally()
 
     /// Compiles the recipe, so an invalid one fails here, before anything is fetched.
@@ -31,7 +32,7 @@ public struct ScrapeAudienceProvider: AudienceProvider {
         template = try recipe.urlTemplate()
         self.transport = transport
         self.resolveChannel = resolveChannel
-        clock = ZonedDay(timeZone: recipe.timeZone)
+        timeZone = recipe.timeZone
     }
 
     /// The day's ranking in page order. `start` is the row's time on `day` in the recipe's time
@@ -55,7 +56,7 @@ public struct ScrapeAudienceProvider: AudienceProvider {
             }
             records.append(AudienceRecord(
                 day: day, rank: row.integer("rank"), title: title, channel: channel, viewers: viewers,
-                share: row.number("share"), start: row.minutes("start").map { clock.date(day, minutes: $0) }, source: id))
+                share: row.number("share"), start: row.minutes("start").map { day.instant(atMinute: $0, in: timeZone) }, source: id))
         }
         await tally.unresolved(unresolved)
         guard !records.isEmpty else {

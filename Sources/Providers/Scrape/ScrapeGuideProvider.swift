@@ -15,7 +15,8 @@ public struct ScrapeGuideProvider: GuideProvider {
     private let template: URLTemplate
     private let transport: any HTTPTransport
     private let extractors: ExtractorPool
-    private let clock: ZonedDay
+    /// The zone of the site's days and clock times.
+    private let timeZone: TimeZone
     private let tally = ScrapeTally()
 
     /// The most days one `schedule` call fetches; a longer window (`shift_weeks: auto` asks for
@@ -33,7 +34,7 @@ public struct ScrapeGuideProvider: GuideProvider {
         extractors = try ExtractorPool(recipe)
         template = try recipe.urlTemplate()
         self.transport = transport
-        clock = ZonedDay(timeZone: recipe.timeZone)
+        timeZone = recipe.timeZone
     }
 
     public func channels() async throws -> [Channel] {
@@ -45,14 +46,14 @@ public struct ScrapeGuideProvider: GuideProvider {
     /// after the first day ends the listing there, noted in the report; a missing first page
     /// throws, as does any other error.
     public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let first = clock.day(of: window.start)
-        let last = clock.day(of: window.duration > 0 ? window.end.addingTimeInterval(-1) : window.start)
+        let first = Day(window.start, in: timeZone)
+        let last = Day(window.duration > 0 ? window.end.addingTimeInterval(-1) : window.start, in: timeZone)
         var days = [first]
         while let day = days.last, day < last {
             guard days.count < Self.maximumDays else {
                 throw ProviderError.notConfigured("\(id): a scrape guide fetches one page per day, and the window asked spans more than \(Self.maximumDays) days")
             }
-            days.append(ZonedDay.next(day))
+            days.append(day.adding(days: 1))
         }
 
         let overlap = TimeWindow(from: window.start, to: window.end)
@@ -94,10 +95,10 @@ public struct ScrapeGuideProvider: GuideProvider {
             if time + pastMidnight < previousStart { pastMidnight += 1_440 }
             let start = time + pastMidnight
             previousStart = start
-            var programme = Programme(channel: channel, start: clock.date(day, minutes: start), title: title, source: id)
+            var programme = Programme(channel: channel, start: day.instant(atMinute: start, in: timeZone), title: title, source: id)
             if let stopTime = row.minutes("stop") {
                 let stop = stopTime + pastMidnight
-                programme.stop = clock.date(day, minutes: stop > start ? stop : stop + 1_440)
+                programme.stop = day.instant(atMinute: stop > start ? stop : stop + 1_440, in: timeZone)
             }
             programme.subtitle = row.text("subtitle")
             programme.synopsis = row.text("description")
