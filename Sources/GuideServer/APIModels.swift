@@ -40,14 +40,14 @@ struct Airing: Encodable, Sendable {
     var progress: Double?
 
     init(_ programme: Programme, in index: GuideIndex) {
-        let work = programme.work.flatMap { index.snapshot.works[$0] }
+        let work = index.work(of: programme)
         id = programme.id
         channel = programme.channel
         start = programme.start
         stop = programme.stop
         title = programme.title
         subtitle = programme.subtitle
-        kind = programme.kind ?? work?.kind
+        kind = index.kind(of: programme)
         year = work?.metadata.year ?? programme.year
         season = programme.episode?.season
         episode = programme.episode?.number
@@ -233,7 +233,7 @@ struct ProgrammeDetail: Encodable, Sendable {
     var audiences: [AudienceItem]
 
     init(_ programme: Programme, channel: Channel, in index: GuideIndex) {
-        let work = programme.work.flatMap { index.snapshot.works[$0] }
+        let work = index.work(of: programme)
         let metadata = work?.metadata ?? Metadata()
         id = programme.id
         self.programme = programme

@@ -306,15 +306,11 @@ final class UpcomingFilter {
 
     func accepts(_ programme: Programme, in index: GuideIndex) -> Bool {
         if let channels, !channels.contains(programme.channel) { return false }
-        let work = programme.work.flatMap { index.snapshot.works[$0] }
-        if let kind, (programme.kind ?? work?.kind) != kind { return false }
+        if let kind, index.kind(of: programme) != kind { return false }
         if let years {
-            guard let year = work?.metadata.year ?? programme.year, years.contains(year) else { return false }
+            guard let year = index.work(of: programme)?.metadata.year ?? programme.year, years.contains(year) else { return false }
         }
-        if let genre {
-            let genres = (work?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
-            if !genres.contains(where: { matches($0, genre) }) { return false }
-        }
+        if let genre, !index.genreNames(of: programme).contains(where: { matches($0, genre) }) { return false }
         return true
     }
 

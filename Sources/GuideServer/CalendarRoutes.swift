@@ -175,12 +175,8 @@ struct CalendarSearch: Sendable {
             let programme = programmes[position]
             guard programme.end > now || programme.start >= now, channels.contains(programme.channel) else { continue }
             if let foldedTitle, !index.searchTitles[position].contains(foldedTitle) { continue }
-            let work = programme.work.flatMap { index.snapshot.works[$0] }
-            if let kind, (programme.kind ?? work?.kind) != kind { continue }
-            if let foldedGenre {
-                let genres = (work?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
-                guard genres.contains(where: { SearchText.fold($0) == foldedGenre }) else { continue }
-            }
+            if let kind, index.kind(of: programme) != kind { continue }
+            if let foldedGenre, !index.genreNames(of: programme).contains(where: { SearchText.fold($0) == foldedGenre }) { continue }
             matches.append(programme)
             if matches.count == Self.maximumEvents { break }
         }
@@ -204,13 +200,13 @@ enum AiringEvents {
     /// No URL: the server does not know the address clients reach it by (proxies, port
     /// forwards), and one built from the request's Host header would be cached for everyone.
     static func event(_ programme: Programme, in index: GuideIndex, lead: Duration) -> ICalendar.Event {
-        let work = programme.work.flatMap { index.snapshot.works[$0] }
+        let work = index.work(of: programme)
         let channel = index.channel(programme.channel)?.name ?? programme.channel
         let summary = summary(of: programme)
         var categories: [String] = []
         var seen = Set<String>()
-        let kind = (programme.kind ?? work?.kind).map { [$0.rawValue] } ?? []
-        for category in kind + (work?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
+        let kind = index.kind(of: programme).map { [$0.rawValue] } ?? []
+        for category in kind + index.genreNames(of: programme)
         where seen.insert(SearchText.fold(category)).inserted {
             categories.append(category)
         }

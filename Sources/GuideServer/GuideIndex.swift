@@ -95,6 +95,21 @@ struct GuideIndex: Sendable {
         programmePosition[id].map { snapshot.programmes[$0] }
     }
 
+    /// The film or series enrichment matched to the airing.
+    func work(of programme: Programme) -> Work? {
+        programme.work.flatMap { snapshot.works[$0] }
+    }
+
+    /// The airing's kind as the guide gives it, else its work's.
+    func kind(of programme: Programme) -> ProgrammeKind? {
+        programme.kind ?? work(of: programme)?.kind
+    }
+
+    /// Its work's genres and its own categories: what a `genre` filter compares with.
+    func genreNames(of programme: Programme) -> [String] {
+        (work(of: programme)?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
+    }
+
     /// The channel's programmes that overlap `start..<end`, by start.
     func schedule(of channel: String, from start: Date, to end: Date) -> [Programme] {
         guard let positions = schedules[channel], start < end else { return [] }
