@@ -39,13 +39,21 @@ struct GuideIndex: Sendable {
         var searchTitles: [String] = []
         programmePosition.reserveCapacity(programmes.count)
         searchTitles.reserveCapacity(programmes.count)
+        // Titles repeat across a week (news, series): each distinct one is folded once.
+        var foldedTitles: [String: String] = [:]
         var checksum = Checksum()
         checksum.add(ISOTime.format(snapshot.generatedAt))
         for (position, programme) in programmes.enumerated() {
             schedules[programme.channel, default: []].append(position)
             programmePosition[programme.id] = position
             if let work = programme.work { airingsByWork[work, default: []].append(position) }
-            searchTitles.append(SearchText.fold(programme.title))
+            if let folded = foldedTitles[programme.title] {
+                searchTitles.append(folded)
+            } else {
+                let folded = SearchText.fold(programme.title)
+                foldedTitles[programme.title] = folded
+                searchTitles.append(folded)
+            }
             checksum.add(programme.id)
             checksum.add(programme.title)
         }
