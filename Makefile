@@ -1,6 +1,6 @@
 # The two commands of the README: `make guide` builds the guide from providers.yaml (live sources,
 # falling back to the offline recordings in Fixtures/), `make test` runs the test suite.
-.PHONY: deps guide test bench
+.PHONY: deps guide test bench reliability fuzz
 
 deps:
 	@scripts/install-deps
@@ -16,3 +16,11 @@ bench: deps
 	bench/metadata.sh
 	bench/audiences.sh
 	bench/serve.sh
+
+# Issue 6: fault injection, SIGKILL loop, fuzzing, soak and secrets grep; renders docs/reliability.md.
+reliability: deps
+	bench/reliability.sh
+
+# libFuzzer targets with AddressSanitizer, 60 s each (fuzz/README.md); `fuzz/run.sh 300 xmltv` for one, longer.
+fuzz: deps
+	fuzz/run.sh

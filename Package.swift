@@ -93,3 +93,27 @@ let package = Package(
         ]),
     ]
 )
+
+// libFuzzer targets, one per parser of outside input (fuzz/README.md). They exist only when
+// fuzz/run.sh sets TVGUIDE_FUZZ=1 and builds them in .build-fuzz; otherwise the package is unchanged.
+if Context.environment["TVGUIDE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore"], path: "fuzz/Support"))
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("xmltv", ["XMLTV"]),
+        ("miguiatv", ["MiGuiaTV"]),
+        ("tmdb", ["TMDB"]),
+        ("thetvdb", ["TheTVDB"]),
+        ("scrape-html", ["Scrape"]),
+        ("json-feed", ["Scrape"]),
+        ("config", ["GuideConfig"]),
+        ("snapshot", []),
+        ("icalendar", ["GuideServer"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: "fuzz-\(target.name)", dependencies: target.dependencies + ["GuideCore", "FuzzSupport"],
+            path: "fuzz/\(target.name)",
+            // No main of its own: libFuzzer's main calls LLVMFuzzerTestOneInput.
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

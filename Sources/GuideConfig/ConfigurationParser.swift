@@ -3,7 +3,8 @@ import GuideCore
 
 /// Turns the composed YAML into a `GuideConfiguration`, checking every reference on the way.
 struct ConfigurationParser {
-    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "lineups", "providers"]
+    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "lineups", "server", "providers"]
+    static let serverKeys = ["cors_origins"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
     static let snapshotKeys = ["dir", "keep", "audience_days"]
@@ -57,6 +58,7 @@ struct ConfigurationParser {
             guide: guide, metadata: metadata, metadataKinds: metadataKinds, audience: audience,
             providers: providers)
         configuration.lineups = try parseLineups(top["lineups"], channels: channels)
+        configuration.server = try parseServer(top["server"]?.value)
         return configuration
     }
 
@@ -103,6 +105,17 @@ struct ConfigurationParser {
                 ?? values.resolvePath("snapshots"),
             keep: try settings["keep"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...100_000) } ?? 14,
             audienceDays: try settings["audience_days"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...3_650) } ?? 14)
+    }
+
+    /// `server: { cors_origins: [https://app.example] }`: each an origin as browsers send it
+    /// (scheme, host, optional port, nothing after), or `*`.
+    private func parseServer(_ node: ConfigNode?) throws(ConfigError) -> ServerOptions {
+        guard let settings = try section(node, name: "server", known: Self.serverKeys), let entry = settings["cors_origins"] else { return ServerOptions() }
+        let origins = try values.stringList(entry.value)
+        for (origin, item) in zip(origins, entry.value.items ?? []) where !ServerOptions.isOrigin(origin) {
+            throw .invalidValue("'\(origin)' is not an origin like https://app.example or http://localhost:3000 (no path), nor *", item.location)
+        }
+        return ServerOptions(corsOrigins: origins)
     }
 
     private func parseProviders(_ node: ConfigNode) throws(ConfigError) -> [ProviderSettings] {

@@ -25,6 +25,8 @@ public struct GuideConfiguration: Sendable {
     public var providers: [ProviderSettings]
     /// Named line-ups (`national`, an operator's) → canonical channel ids, for `tvguide serve`.
     public var lineups: [String: [String]] = [:]
+    /// `server:`, for `tvguide serve`.
+    public var server = ServerOptions()
 
     public static let supportedVersions = [1]
 
@@ -159,6 +161,26 @@ public struct WindowSettings: Sendable, Hashable {
     /// `now - past … now + ahead`, with `from`/`to` replacing either end when given.
     public func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
         TimeWindow(from: from ?? now.addingTimeInterval(-past), to: to ?? now.addingTimeInterval(ahead))
+    }
+}
+
+/// `server:` in providers.yaml: how `tvguide serve` answers browsers.
+public struct ServerOptions: Sendable, Hashable {
+    /// Web origins whose pages may read the JSON API and feeds (CORS); `*` lets any. Empty: none.
+    public var corsOrigins: [String]
+
+    public init(corsOrigins: [String] = []) {
+        self.corsOrigins = corsOrigins
+    }
+
+    /// `https://app.example`, `http://localhost:3000` or `*`: what a browser sends as `Origin`.
+    public static func isOrigin(_ text: String) -> Bool {
+        if text == "*" { return true }
+        guard let components = URLComponents(string: text), let scheme = components.scheme, ["http", "https"].contains(scheme),
+              let host = components.host, !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil
+        else { return false }
+        return true
     }
 }
 

@@ -97,14 +97,19 @@ public struct MetadataEnricher: Sendable {
         self.maxConcurrentLookups = maxConcurrentLookups
     }
 
-    public func enrich(_ programmes: [Programme]) async -> MetadataEnrichment {
+    /// - Parameter lastGood: the last good snapshot, asked for only when a title could not be
+    ///   looked up because providers failed and none answered: its work for that title is kept
+    ///   rather than lost while a source is down (noted on the failing providers' reports).
+    public func enrich(_ programmes: [Programme], lastGood: @Sendable () -> Snapshot? = { nil }) async -> MetadataEnrichment {
         let (keys, groups) = group(programmes)
         let resolutions = await resolve(groups)
         await cache?.save()
+        let kept = resolutions.contains { $0.merged == nil && $0.failedProviders.isEmpty == false } ? keptWorks(lastGood()) : [:]
 
         var tallies: [String: Tally] = [:]
         var works: [String: Work] = [:]
         var workByKey: [MetadataQueryKey: String] = [:]
+        var answeredIDs = Set<String>()
         var unmatched: [String] = []
         var ambiguous: [String] = []
         for resolution in resolutions.sorted(by: { $0.key < $1.key }) {
@@ -120,22 +125,37 @@ public struct MetadataEnricher: Sendable {
                 ambiguous.append("\(label) — \(candidates.joined(separator: ", "))")
             }
             guard let merged = resolution.merged else {
-                unmatched.append(label)
+                let failed = resolution.failedProviders
+                guard !failed.isEmpty, let work = kept[resolution.key] else {
+                    unmatched.append(label)
+                    continue
+                }
+                for providerID in failed {
+                    tallies[providerID, default: Tally()].kept.append(label)
+                }
+                workByKey[resolution.key] = work.id
+                var keptWork = works[work.id] ?? work
+                keptWork.guideTitles = Array(Set(keptWork.guideTitles).union(group.guideTitles)).sorted()
+                works[work.id] = keptWork
                 continue
             }
             let id = MetadataMerge.workID(
                 kind: group.query.kind, providerIDs: merged.metadata.providerIDs,
                 title: merged.metadata.title ?? group.query.title, year: merged.metadata.year ?? group.query.year)
             workByKey[resolution.key] = id
-            if var work = works[id] {
+            if var work = works[id], answeredIDs.contains(id) {
                 work.guideTitles = Array(Set(work.guideTitles).union(group.guideTitles)).sorted()
                 works[id] = work
             } else {
+                // Fresh answers replace a work kept from the last snapshot under the same id.
+                let keptTitles = works[id]?.guideTitles ?? []
                 works[id] = Work(id: id, kind: group.query.kind, metadata: merged.metadata, sources: merged.sources,
-                                 matches: merged.matches, guideTitles: group.guideTitles.sorted())
+                                 matches: merged.matches, guideTitles: Set(keptTitles).union(group.guideTitles).sorted())
             }
+            answeredIDs.insert(id)
         }
-        for work in works.values {
+        // A kept work was given by a provider in an earlier run, not this one.
+        for work in works.values where answeredIDs.contains(work.id) {
             for providerID in Set(work.sources.values) {
                 tallies[providerID, default: Tally()].worksContributed += 1
             }
@@ -161,17 +181,35 @@ public struct MetadataEnricher: Sendable {
 
     // MARK: - Grouping
 
+    /// What an airing asks, when its kind has a chain.
+    private func airingQuery(_ programme: Programme) -> AiringQuery? {
+        guard let kind = programme.kind, chains[kind]?.isEmpty == false else { return nil }
+        // A film's year is its release year; a series airing's `date` is the episode's, which
+        // would split one series into a query per year and miss its first-air year.
+        return AiringQuery(
+            kind: kind, title: programme.title, year: kind == .movie ? programme.year : nil,
+            providerIDs: (programme.providerIDs ?? [:]).filter { MetadataMerge.workIDSystems.contains($0.key) && !$0.value.isEmpty })
+    }
+
+    /// The works of `snapshot` by the query key of the airings that pointed at them.
+    private func keptWorks(_ snapshot: Snapshot?) -> [MetadataQueryKey: Work] {
+        guard let snapshot, !snapshot.works.isEmpty else { return [:] }
+        var kept: [MetadataQueryKey: Work] = [:]
+        for programme in snapshot.programmes {
+            guard let id = programme.work, let work = snapshot.works[id], let airing = airingQuery(programme) else { continue }
+            let key = MetadataQueryKey(MetadataQuery(kind: airing.kind, title: airing.title, year: airing.year, providerIDs: airing.providerIDs))
+            if kept[key] == nil { kept[key] = work }
+        }
+        return kept
+    }
+
     /// Each programme's query key (nil: not enriched) and the distinct queries.
     private func group(_ programmes: [Programme]) -> (keys: [MetadataQueryKey?], groups: [MetadataQueryKey: QueryGroup]) {
         var keyOf: [AiringQuery: MetadataQueryKey?] = [:]
         var groups: [MetadataQueryKey: QueryGroup] = [:]
         let keys = programmes.map { programme -> MetadataQueryKey? in
-            guard let kind = programme.kind, chains[kind]?.isEmpty == false else { return nil }
-            // A film's year is its release year; a series airing's `date` is the episode's, which
-            // would split one series into a query per year and miss its first-air year.
-            let airing = AiringQuery(
-                kind: kind, title: programme.title, year: kind == .movie ? programme.year : nil,
-                providerIDs: (programme.providerIDs ?? [:]).filter { MetadataMerge.workIDSystems.contains($0.key) && !$0.value.isEmpty })
+            guard let airing = airingQuery(programme) else { return nil }
+            let kind = airing.kind
             if let known = keyOf[airing] { return known }
             let query = MetadataQuery(kind: kind, title: airing.title, year: airing.year, providerIDs: airing.providerIDs)
             let key = MetadataQueryKey(query)
@@ -278,6 +316,11 @@ public struct MetadataEnricher: Sendable {
         } else if tally.lookups > 0 {
             report.status = .standby
         }
+        if !tally.kept.isEmpty {
+            let titles = tally.kept.sorted()
+            let sample = titles.prefix(5).joined(separator: "; ") + (titles.count > 5 ? "; …" : "")
+            report.notes.append("\(titles.count) title(s) kept their work from the last snapshot, as this provider failed and none other answered (\(sample))")
+        }
         if !tally.disagreeing.isEmpty {
             let titles = tally.disagreeing.sorted()
             let sample = titles.prefix(5).joined(separator: "; ") + (titles.count > 5 ? "; …" : "")
@@ -371,6 +414,14 @@ private struct Resolution: Sendable {
     var key: MetadataQueryKey
     var steps: [Step]
     var merged: MergedMetadata?
+
+    /// The providers that failed for this query, in chain order.
+    var failedProviders: [String] {
+        steps.compactMap { step in
+            if case .failed = step.outcome { return step.providerID }
+            return nil
+        }
+    }
 }
 
 private struct Tally {
@@ -382,6 +433,8 @@ private struct Tally {
     var failures: [ProviderFailure] = []
     var worksContributed = 0
     var disagreeing: [String] = []
+    /// Queries whose work was kept from the last snapshot because this provider failed.
+    var kept: [String] = []
 
     mutating func record(_ step: Step) {
         lookups += 1

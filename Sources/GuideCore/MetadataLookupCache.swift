@@ -45,10 +45,12 @@ public actor MetadataLookupCache {
         files[provider] = file
     }
 
-    /// Writes the file of every provider that got new answers, leaving out those past the TTL.
-    /// A failed write is reported in `notes(for:)`; the run goes on.
+    /// Writes the file of every provider that got new answers, leaving out those past the TTL,
+    /// and removes what a crashed run left half-written. A failed write is reported in
+    /// `notes(for:)`; the run goes on.
     public func save() {
         let now = now()
+        AtomicFile.removeAbandonedTemporaryFiles(in: folder)
         for (provider, var file) in files.sorted(by: { $0.key < $1.key }) where file.changed {
             file.entries = file.entries.filter { _, entry in
                 let age = now.timeIntervalSince(entry.fetchedAt)
@@ -58,7 +60,7 @@ public actor MetadataLookupCache {
             do {
                 let data = try Self.encoder.encode(Contents(version: Self.version, provider: provider, fingerprint: file.fingerprint, entries: file.entries))
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try SnapshotStore.writeAtomically(data, to: url)
+                try AtomicFile.write(data, to: url)
                 file.changed = false
                 files[provider] = file
             } catch {

@@ -401,11 +401,13 @@ struct ProgrammeJSONReader {
         let start = index
         var value = 0
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            // 19 digits may overflow an Int: such a number is left to JSONDecoder, before it traps here.
+            guard index - start < 18 else { throw GaveUp() }
             value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
             index += 1
         }
         let digits = index - start
-        guard digits > 0, digits <= 18, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { throw GaveUp() }
+        guard digits > 0, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { throw GaveUp() }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             throw GaveUp()
         }

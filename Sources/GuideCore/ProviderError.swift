@@ -57,3 +57,34 @@ public enum ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
     }
 }
+
+extension ProviderError {
+    /// `malformed`, saying that the body is an HTML page, when a body that did not read as
+    /// `format` (`JSON`, `XMLTV`) is one — the error page a proxy, a CDN or a CMS serves with
+    /// status 200 — and quoting its title, which tells more than the parser's complaint about
+    /// the first `<`. Nil when the body does not look like HTML: the parser's error stands.
+    ///
+    /// The `Content-Type` alone decides nothing: servers label JSON `text/plain` and XMLTV
+    /// `application/octet-stream` often enough that a body that parses is accepted whatever its
+    /// label, and the label is only quoted here to explain a body that does not.
+    public static func htmlPage(in body: Data, contentType: String?, expected format: String, source: String) -> ProviderError? {
+        guard let title = htmlTitle(body, contentType: contentType) else { return nil }
+        let label = contentType.map { " (\($0))" } ?? ""
+        let named = title.isEmpty ? "" : ": '\(title)'"
+        return .malformed("\(source): expected \(format), got an HTML page\(label)\(named)")
+    }
+
+    /// The title of an HTML page ("" when it has none), or nil when `body` does not look like one.
+    private static func htmlTitle(_ body: Data, contentType: String?) -> String? {
+        let head = String(decoding: body.prefix(4096), as: UTF8.self)
+        let start = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.prefix(14).lowercased()
+        let labelled = contentType?.lowercased().hasPrefix("text/html") == true && start.hasPrefix("<")
+        guard labelled || start.hasPrefix("<!doctype html") || start.hasPrefix("<html") else { return nil }
+        guard let open = head.range(of: "<title", options: .caseInsensitive),
+              let tagEnd = head.range(of: ">", range: open.upperBound..<head.endIndex),
+              let close = head.range(of: "</title>", options: .caseInsensitive, range: tagEnd.upperBound..<head.endIndex)
+        else { return "" }
+        let title = head[tagEnd.upperBound..<close.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return title.count > 80 ? String(title.prefix(80)) + "…" : title
+    }
+}

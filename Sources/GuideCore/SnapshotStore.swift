@@ -8,12 +8,8 @@ import Darwin
 #endif
 
 /// A folder of snapshots: `latest.json` plus dated `guide-<CompactTime of generatedAt>.json`
-/// files, the newest `keep` of them kept.
-///
-/// Every file is written atomically — a temporary file in the same folder, written, fsynced,
-/// renamed over the target, and the folder fsynced — so that a crash or a full disk leaves
-/// either the old file or the new one, never a torn one. `Data.write(options: .atomic)` renames
-/// but does not fsync, hence the POSIX calls.
+/// files, the newest `keep` of them kept. Every file is written with `AtomicFile`, so that a crash
+/// or a full disk leaves either the old file or the new one, never a torn one.
 public struct SnapshotStore: Sendable {
     public let directory: URL
     /// How many dated files to keep; below 1 counts as 1, so the snapshot just written stays.
@@ -22,7 +18,6 @@ public struct SnapshotStore: Sendable {
     public static let latestName = "latest.json"
     static let datedPrefix = "guide-"
     static let datedSuffix = ".json"
-    static let temporarySuffix = ".tmp"
 
     public init(directory: URL, keep: Int) {
         self.directory = directory
@@ -42,10 +37,10 @@ public struct SnapshotStore: Sendable {
     public func write(_ snapshot: Snapshot) throws -> URL {
         let data = try SnapshotCodec.encode(snapshot)
         try createDirectory()
-        removeAbandonedTemporaryFiles()
+        AtomicFile.removeAbandonedTemporaryFiles(in: directory)
         let dated = datedURL(for: snapshot.generatedAt)
-        try Self.writeAtomically(data, to: dated)
-        try Self.linkAtomically(dated, to: latestURL, orWrite: data)
+        try AtomicFile.write(data, to: dated)
+        try AtomicFile.link(dated, to: latestURL, orWrite: data)
         try prune()
         return dated
     }
@@ -98,30 +93,48 @@ public struct SnapshotStore: Sendable {
         for name in datedNames().sorted(by: >).dropFirst(keep) {
             let path = directory.appendingPathComponent(name).path
             guard unlink(path) == 0 || errno == ENOENT else {
-                throw SnapshotError.io(file: path, operation: "remove", detail: Self.errnoText())
+                throw SnapshotError.io(file: path, operation: "remove", detail: AtomicFile.errnoText())
             }
         }
     }
 
+    static func reason(_ error: any Error) -> String {
+        (error as NSError).localizedDescription
+    }
+}
+
+/// Files replaced whole, for every store that must survive a crash (snapshots, the HTTP cache,
+/// the metadata lookup cache): a temporary file in the same folder, written, fsynced, renamed over
+/// the target, and the folder fsynced, so that a crash or a full disk leaves either the old file
+/// or the new one, never a torn one. `Data.write(options: .atomic)` renames but does not fsync,
+/// hence the POSIX calls.
+///
+/// A crash between creating the temporary file and renaming it leaves the temporary file behind:
+/// readers never see it (its name is not a store's), and `removeAbandonedTemporaryFiles(in:)`
+/// clears such leftovers.
+public enum AtomicFile {
+    static let temporarySuffix = ".tmp"
+    /// Longer than any write takes: a temporary file this old was abandoned, whoever wrote it.
+    public static let abandonedAfter: TimeInterval = 600
+
     /// Temporary files are `.<target>.<pid>.<random>.tmp`. One whose process is gone was left by a
     /// crash; so was one older than any write takes, whatever its pid says (pids are reused, and a
-    /// container's process is pid 1 on every run). A fresh one of a live process is a concurrent
-    /// write and is left alone.
-    private func removeAbandonedTemporaryFiles() {
+    /// container's process is pid 1 on every run), and one without a pid (an older naming). A fresh
+    /// one of a live process is a concurrent write and is left alone.
+    public static func removeAbandonedTemporaryFiles(in directory: URL) {
         let now = Date()
-        for name in names() where name.hasPrefix(".") && name.hasSuffix(Self.temporarySuffix) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
             let parts = name.split(separator: ".")
-            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]) else { continue }
+            let pid = parts.count >= 4 ? pid_t(parts[parts.count - 3]) : nil
             let path = directory.appendingPathComponent(name).path
-            let processGone = pid != getpid() && kill(pid, 0) == -1 && errno == ESRCH
+            let processGone = pid.map { $0 != getpid() && kill($0, 0) == -1 && errno == ESRCH } ?? false
             let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            if processGone || now.timeIntervalSince(modified ?? now) > Self.abandonedAfter {
+            if processGone || now.timeIntervalSince(modified ?? now) > abandonedAfter {
                 unlink(path)
             }
         }
     }
-
-    static let abandonedAfter: TimeInterval = 600
 
     static func temporaryURL(for target: URL) -> URL {
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
@@ -129,7 +142,8 @@ public struct SnapshotStore: Sendable {
             .appendingPathComponent(".\(target.lastPathComponent).\(getpid()).\(random)\(temporarySuffix)")
     }
 
-    static func writeAtomically(_ data: Data, to target: URL) throws {
+    /// Replaces `target` with `data`: afterwards it holds the old bytes or all of the new ones.
+    public static func write(_ data: Data, to target: URL) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         let fail = { (operation: String) -> SnapshotError in
             let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())
@@ -139,9 +153,10 @@ public struct SnapshotStore: Sendable {
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw fail("create a temporary file for") }
         let written = data.withUnsafeBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
             var offset = 0
             while offset < buffer.count {
-                let count = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = posixWrite(fd, base + offset, buffer.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -163,10 +178,10 @@ public struct SnapshotStore: Sendable {
     /// Points `target` at the file `source` through a hard link, swapped in by rename like a
     /// write: the same bytes without writing and syncing them twice. Where the file system has
     /// no hard links, writes `data` instead.
-    static func linkAtomically(_ source: URL, to target: URL, orWrite data: Data) throws {
+    static func link(_ source: URL, to target: URL, orWrite data: Data) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
-        guard link(source.path, temporary.path) == 0 else {
-            try writeAtomically(data, to: target)
+        guard posixLink(source.path, temporary.path) == 0 else {
+            try write(data, to: target)
             return
         }
         guard rename(temporary.path, target.path) == 0 else {
@@ -178,7 +193,7 @@ public struct SnapshotStore: Sendable {
     }
 
     /// Makes the rename itself durable: without it a crash can bring back the old directory entry.
-    static func syncDirectory(_ directory: URL) throws {
+    static func syncDirectory(_ directory: URL) throws(SnapshotError) {
         let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SnapshotError.io(file: directory.path, operation: "open", detail: errnoText()) }
         defer { close(fd) }
@@ -188,13 +203,13 @@ public struct SnapshotStore: Sendable {
     static func errnoText() -> String {
         String(cString: strerror(errno))
     }
-
-    static func reason(_ error: any Error) -> String {
-        (error as NSError).localizedDescription
-    }
 }
 
-/// `write(2)`, which `SnapshotStore.write(_:)` hides inside the type.
+/// `write(2)` and `link(2)`, which `AtomicFile.write` and `AtomicFile.link` hide inside the type.
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(fd, buffer, count)
+}
+
+private func posixLink(_ source: String, _ target: String) -> Int32 {
+    link(source, target)
 }

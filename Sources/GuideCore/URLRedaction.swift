@@ -47,11 +47,80 @@ public enum URLRedaction {
     }
 
     /// `text` with every occurrence of the given secret values (API keys, tokens taken from the
-    /// environment) replaced by the placeholder. Values shorter than 4 characters are left
-    /// alone: hiding them would mangle ordinary text and they protect nothing.
+    /// environment) replaced by the placeholder, however it is written (`SecretScrubber`).
     public static func scrub(_ text: String, removing secrets: [String]) -> String {
-        secrets.reduce(text) { text, secret in
-            secret.count < 4 ? text : text.replacingOccurrences(of: secret, with: placeholder)
+        SecretScrubber(secrets).scrub(text)
+    }
+}
+
+/// Finds secret values in text in every form a URL, a query encoder or JSON gives them: each
+/// character other than RFC 3986's unreserved ones may be written as is or percent-encoded (in
+/// either case), and `/` also as JSON's `\/`; `a|b+c` is found as `a%7Cb+c` and `a%7cb%2Bc` too.
+///
+/// Length decides how a value is looked for. Shorter than `minimumLength` it is not looked for:
+/// hiding a 2-digit PIN would mangle every number, and such a value travels only where nothing
+/// is printed (TheTVDB's login body). Shorter than `wholeWordBelow` (a 4-digit PIN), only where it
+/// stands alone, not inside a longer run of letters and digits, so `4711` is hidden in
+/// `pin 4711` but `147112` is left alone. Longer values are found anywhere.
+public struct SecretScrubber: @unchecked Sendable {
+    // @unchecked: NSRegularExpression is immutable once made and safe to share between threads.
+    public static let minimumLength = 4
+    public static let wholeWordBelow = 8
+
+    private let short: [NSRegularExpression]
+    private let long: [NSRegularExpression]
+
+    public init(_ secrets: [String]) {
+        var short: [NSRegularExpression] = []
+        var long: [NSRegularExpression] = []
+        for secret in Set(secrets) where secret.count >= Self.minimumLength {
+            if secret.count < Self.wholeWordBelow {
+                if let expression = Self.expression(secret, wholeWord: true) { short.append(expression) }
+            } else if let expression = Self.expression(secret, wholeWord: false) {
+                long.append(expression)
+            }
         }
+        // Longest first: a key that contains another is replaced whole.
+        self.short = short.sorted { $0.pattern.count > $1.pattern.count }
+        self.long = long.sorted { $0.pattern.count > $1.pattern.count }
+    }
+
+    public var isEmpty: Bool { short.isEmpty && long.isEmpty }
+
+    public func scrub(_ text: String) -> String {
+        (long + short).reduce(text) { text, expression in
+            expression.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: URLRedaction.placeholder)
+        }
+    }
+
+    /// True when `data`, read as UTF-8, holds a value of `wholeWordBelow` characters or more: a
+    /// shorter one in a body (a year, a count) cannot be told from the data around it.
+    public func holdsLongSecret(_ data: Data) -> Bool {
+        guard !long.isEmpty else { return false }
+        let text = String(decoding: data, as: UTF8.self)
+        let range = NSRange(text.startIndex..., in: text)
+        return long.contains { $0.firstMatch(in: text, range: range) != nil }
+    }
+
+    private static func expression(_ secret: String, wholeWord: Bool) -> NSRegularExpression? {
+        var pattern = ""
+        for character in secret {
+            let text = String(character)
+            if text.unicodeScalars.allSatisfy(isUnreserved) {
+                pattern += NSRegularExpression.escapedPattern(for: text)
+                continue
+            }
+            let encoded = text.utf8.map { String(format: "%%%02X", Int($0)) }.joined()
+            var choices = [NSRegularExpression.escapedPattern(for: text), "(?i:\(encoded))"]
+            if text == "/" { choices.append("\\\\/") }
+            pattern += "(?:" + choices.joined(separator: "|") + ")"
+        }
+        if wholeWord { pattern = "(?<![A-Za-z0-9])" + pattern + "(?![A-Za-z0-9])" }
+        return try? NSRegularExpression(pattern: pattern)
+    }
+
+    private static func isUnreserved(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar))
     }
 }

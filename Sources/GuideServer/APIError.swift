@@ -29,13 +29,17 @@ struct APIError: Error, HTTPResponseError {
     }
 
     static func body(status: HTTPResponse.Status, message: String) -> Response {
-        let data = (try? JSONRendering.encode(Body(error: .init(status: status.code, message: message)), timeZone: .gmt)) ?? Data()
         var buffer = ByteBuffer()
-        buffer.writeBytes(data)
+        buffer.writeBytes(json(status: status.code, message: message))
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// `{"error":{"message":…,"status":…}}`.
+    static func json(status: Int, message: String) -> [UInt8] {
+        Array((try? JSONRendering.encode(Body(error: .init(status: status, message: message)), timeZone: .gmt)) ?? Data())
     }
 }
 
@@ -45,17 +49,24 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = await answer(request, context: context, next: next)
+        // An answer to HEAD has the headers of the answer to GET and no body, errors included.
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             return APIError.body(status: error.status, message: error.message)
         } catch let error as HTTPError {
-            let message: String
-            switch error.status {
-            case .notFound: message = "no such route: \(request.uri.path)"
-            case .methodNotAllowed: message = "method \(request.method) is not allowed on \(request.uri.path)"
-            default: message = error.body ?? error.status.reasonPhrase
+            // Every route is a GET (and HEAD): another method is not allowed anywhere, whatever the path.
+            if error.status == .notFound || error.status == .methodNotAllowed, request.method != .get, request.method != .head {
+                var response = APIError.body(status: .methodNotAllowed, message: "method \(request.method) is not allowed; this server answers GET and HEAD")
+                response.headers[.allow] = "GET, HEAD"
+                return response
             }
+            let message = error.status == .notFound ? "no such route: \(Quoted(request.uri.path))" : (error.body ?? error.status.reasonPhrase)
             return APIError.body(status: error.status, message: message)
         } catch {
             logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
@@ -77,6 +88,15 @@ struct QueryReader {
         parameters[name[...]].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// A free text parameter (a type, a genre): at most `APILimits.queryText` characters.
+    func text(_ name: String) throws -> String? {
+        guard let text = string(name) else { return nil }
+        guard text.count <= APILimits.queryText else {
+            throw APIError.badParameter(name, "\(text.count) characters, at most \(APILimits.queryText) are allowed")
+        }
+        return text
+    }
+
     /// Every value of a repeated parameter, in order.
     func all(_ name: String) -> [String] {
         parameters.getAll(name).map { String($0) }.filter { !$0.isEmpty }
@@ -94,7 +114,7 @@ struct QueryReader {
 
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = string(name) else { return nil }
-        guard let value = Int(text) else { throw APIError.badParameter(name, "'\(text)' is not a whole number") }
+        guard let value = Int(text) else { throw APIError.badParameter(name, "\(Quoted(text)) is not a whole number") }
         guard range.contains(value) else {
             throw APIError.badParameter(name, "\(value) is out of range \(range.lowerBound)…\(range.upperBound)")
         }
@@ -104,7 +124,7 @@ struct QueryReader {
     /// `tz`: an IANA zone (`Europe/Madrid`) for rendering times; UTC when absent.
     func timeZone() throws -> TimeZone {
         guard let name = string("tz") else { return .gmt }
-        guard let zone = TimeZone(identifier: name) else { throw APIError.badParameter("tz", "'\(name)' is not a known time zone (e.g. Europe/Madrid)") }
+        guard let zone = TimeZone(identifier: name) else { throw APIError.badParameter("tz", "\(Quoted(name)) is not a known time zone (e.g. Europe/Madrid)") }
         return zone
     }
 
@@ -119,12 +139,12 @@ struct QueryReader {
         if let local = ISOTime.parse(text + "Z") {
             return CivilTime.instant(wallClock: Int(local.timeIntervalSince1970), in: timeZone)
         }
-        throw APIError.badParameter(name, "'\(text)' is not an ISO 8601 time or YYYY-MM-DD")
+        throw APIError.badParameter(name, "\(Quoted(text)) is not an ISO 8601 time or YYYY-MM-DD")
     }
 
     func day(_ name: String) throws -> Day? {
         guard let text = string(name) else { return nil }
-        guard let day = Day(text) else { throw APIError.badParameter(name, "'\(text)' is not a date (YYYY-MM-DD)") }
+        guard let day = Day(text) else { throw APIError.badParameter(name, "\(Quoted(text)) is not a date (YYYY-MM-DD)") }
         return day
     }
 

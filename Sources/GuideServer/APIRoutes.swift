@@ -11,7 +11,7 @@ extension GuideServer {
             try serving.cached(request, key: CacheKey.guide(request)) { index in
                 let query = QueryReader(request)
                 let page = try query.page()
-                let type = query.string("type").map(SearchText.fold)
+                let type = try query.text("type").map(SearchText.fold)
                 let lineup = try query.lineup(serving.settings)
                 var channels = lineup.map { $0.compactMap(index.channel) } ?? index.snapshot.channels
                 if let type { channels = channels.filter { $0.type.map(SearchText.fold) == type } }
@@ -293,7 +293,7 @@ final class UpcomingFilter {
             }
             self.kind = kind
         }
-        genre = query.string("genre").map(SearchText.fold)
+        genre = try query.text("genre").map(SearchText.fold)
         let yearFrom = try query.int("year_from", in: 0...9_999), yearTo = try query.int("year_to", in: 0...9_999)
         if let yearFrom, let yearTo, yearFrom > yearTo {
             throw APIError.badParameter("year_from", "\(yearFrom) is after year_to (\(yearTo))")

@@ -37,17 +37,18 @@ extension GuideServer {
             }
         }
 
-        // Rendered once per guide version: the gzip route compresses the same cached document.
+        // Rendered once per guide version and pinned there: the gzip route compresses the same
+        // document.
         let xmltvKey = "/xmltv.xml"
         let renderXMLTV: @Sendable (GuideIndex) throws -> RenderedResponse = { index in
             RenderedResponse(contentType: "application/xml; charset=utf-8", bytes: try serving.source.xmltv(index.snapshot), maxAge: 300)
         }
         routes.get("/xmltv.xml") { request, _ in
-            try serving.cached(request, key: xmltvKey, render: renderXMLTV)
+            try serving.cached(request, key: xmltvKey, pinned: true, render: renderXMLTV)
         }
         routes.get("/xmltv.xml.gz") { request, _ in
-            try serving.cached(request, key: "/xmltv.xml.gz") { _ in
-                let document = try serving.state.response(for: xmltvKey, render: renderXMLTV)
+            try serving.cached(request, key: "/xmltv.xml.gz", pinned: true) { _ in
+                let document = try serving.state.response(for: xmltvKey, pinned: true, render: renderXMLTV)
                 let compressed = try serving.source.gzip(Data(document.body.readableBytesView))
                 return RenderedResponse(contentType: "application/gzip", bytes: compressed, maxAge: 300)
             }

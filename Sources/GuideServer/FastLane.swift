@@ -82,6 +82,9 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.context(handlerType: HTTP1ToHTTPServerCodec.self)
+            let connectionGuard = ConnectionGuard(limits: serving.settings.limits, metrics: serving.metrics, serverName: serverName)
+            try operations.addHandler(ConnectionGuard.ByteWatch(connectionGuard), position: .first)
+            try operations.addHandler(connectionGuard, position: .before(codec.handler))
             try operations.addHandler(FastLaneHandler(serving: serving, serverName: serverName), position: .before(codec.handler))
             return value
         }
@@ -94,8 +97,13 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     static func http1WithFastLane(serving: ServingContext, serverName: String) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            FastLaneHTTP1Channel(http1: HTTP1Channel(responder: responder), serving: serving, serverName: serverName)
+        // NIO's parser holds a head up to `headBytes`; `ConnectionGuard` applies the finer limits.
+        let limits = serving.settings.limits
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: limits.headBytes, maxHeaderListSize: limits.headBytes, maxHeaderFieldCount: limits.headerFields * 2)
+        return HTTPServerBuilder { responder in
+            FastLaneHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(httpDecoderConfiguration: decoder)),
+                                 serving: serving, serverName: serverName)
         }
     }
 }
@@ -125,9 +133,11 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Requests the router records answers for: a plain GET, without conditions (`If-None-Match`
-    /// gets its 304 from the router) and without `Connection` (the router closes when asked).
+    /// gets its 304 from the router), without `Connection` (the router closes when asked) and
+    /// without `Origin` (a cross-origin answer is for its origin only).
     static func isEligible(_ head: HTTPRequest) -> Bool {
         head.method == .get && head.headerFields[.ifNoneMatch] == nil && head.headerFields[.connection] == nil
+            && head.headerFields[.origin] == nil
     }
 
     /// The same for the fast lane, which also leaves HTTP/1.0 to the router, and targets not in
@@ -135,13 +145,16 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static func isEligible(_ head: HTTPRequestHead) -> Bool {
         head.method == .GET && head.version == .http1_1 && head.uri.utf8.first == UInt8(ascii: "/")
             && !head.headers.contains(name: "if-none-match") && !head.headers.contains(name: "connection")
+            && !head.headers.contains(name: "origin")
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         switch part {
         case .head(let head):
-            if withRouter == 0, Self.isEligible(head), answer(head.uri, context: context) {
+            // A client not reading its answers goes to the router, which waits for the socket
+            // to drain instead of queueing answers without bound.
+            if withRouter == 0, context.channel.isWritable, Self.isEligible(head), answer(head.uri, context: context) {
                 dropping = true
                 return
             }

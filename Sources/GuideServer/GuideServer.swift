@@ -55,10 +55,16 @@ public struct GuideServer: Sendable {
     static let serverName = "tvguide"
 
     static func makeRouter(_ serving: ServingContext) -> RouteTable {
-        let table = RouteTable(router: Router(context: BasicRequestContext.self))
+        // HEAD answers every GET route with its headers and no body, as HTTP asks of a server.
+        let table = RouteTable(router: Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints))
         table.router.middlewares.add(FastLaneMiddleware(state: serving.state, metrics: serving.metrics))
         table.router.middlewares.add(MetricsMiddleware(metrics: serving.metrics))
+        if !serving.settings.corsOrigins.isEmpty {
+            // Outside the error middleware: a page allowed to read the API reads its errors too.
+            table.router.middlewares.add(CrossOriginMiddleware(origins: CrossOrigin(serving.settings.corsOrigins)))
+        }
         table.router.middlewares.add(ErrorMiddleware(logger: serving.logger))
+        table.router.middlewares.add(QueryLimitMiddleware(limits: serving.settings.limits))
         addOperationsRoutes(to: table, serving)
         addAPIRoutes(to: table, serving)
         addCalendarRoutes(to: table, serving)
@@ -79,12 +85,14 @@ struct ServingContext: Sendable {
 
     /// Answers from the rendered-response cache; `key` must hold everything the body depends
     /// on besides the guide (path, query, and the time when the body shows it).
-    func cached(_ request: Request, key: String, render: (GuideIndex) throws -> RenderedResponse) throws -> Response {
+    func cached(_ request: Request, key: String, pinned: Bool = false, render: (GuideIndex) throws -> RenderedResponse) throws -> Response {
         let second = Int(now.timeIntervalSince1970.rounded(.down))
-        let (rendered, version) = try state.versionedResponse(for: key, render: render)
+        let (rendered, version, asked) = try state.versionedResponse(for: key, pinned: pinned, render: render)
         // A body whose key is the path and query, with or without the second, is the same for
-        // every request to that target during this second: the fast lane may reuse it.
-        if let candidate = FastLaneCandidate.current, rendered.status == .ok {
+        // every request to that target during this second: the fast lane may reuse it. Only
+        // once asked again: a query asked once (a client making up query strings) would fill
+        // the fast lane's record with bodies nobody asks for.
+        if asked, let candidate = FastLaneCandidate.current, rendered.status == .ok {
             let target = request.uri.path + "?" + (request.uri.query ?? "")
             if key == target || (key.hasPrefix(target) && key.dropFirst(target.count) == "@\(second)") {
                 candidate.body = rendered.body

@@ -22,13 +22,30 @@ final class GuideState: Sendable {
         var index: GuideIndex
         var health: Health
         var responses: [String: RenderedResponse] = [:]
+        var responseBytes = 0
+        /// Whole-guide documents (the XMLTV export): kept for the guide version whatever else
+        /// the cache holds, so a flood of made-up queries cannot make the server render them
+        /// again and again.
+        var pinned: [String: RenderedResponse] = [:]
         /// By request target (`/now?tz=Europe/Madrid`): what `FastLaneHandler` may answer with.
         var fastAnswers: [String: FastAnswer] = [:]
+        var fastAnswerBytes = 0
+
+        mutating func forgetResponses() {
+            responses = [:]
+            responseBytes = 0
+            pinned = [:]
+            fastAnswers = [:]
+            fastAnswerBytes = 0
+        }
     }
 
-    /// Rendered bodies kept per guide version; beyond this many the cache starts over, which
-    /// bounds its memory whatever query strings clients send.
+    /// Rendered bodies kept per guide version; beyond this many, or this many bytes of bodies, the
+    /// cache starts over, which bounds its memory whatever query strings clients send (a query
+    /// string a client makes up is a new key, and `/grid?hours=24&limit=1000` is megabytes). The
+    /// fast lane's answers share those bodies and have the same bounds.
     static let responseCacheLimit = 4_096
+    static let responseCacheBytes = 64 << 20
 
     private let current: NIOLockedValueBox<Current>
 
@@ -42,8 +59,7 @@ final class GuideState: Sendable {
     func replace(with index: GuideIndex, at moment: Date) {
         current.withLockedValue {
             $0.index = index
-            $0.responses = [:]
-            $0.fastAnswers = [:]
+            $0.forgetResponses()
             $0.health.loadedAt = moment
             $0.health.origin = "refresh"
             $0.health.lastRefreshAttempt = moment
@@ -63,24 +79,36 @@ final class GuideState: Sendable {
 
     /// The response rendered for `key` on this guide version, or a new one from `render`. Two
     /// requests racing for the same key may both render; the bodies are identical.
-    func response(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows -> RenderedResponse {
-        try versionedResponse(for: key, render: render).response
+    /// - Parameter pinned: a whole-guide document under a key of the server's own, kept until the
+    ///   guide changes rather than in the bounded cache.
+    func response(for key: String, pinned: Bool = false, render: (GuideIndex) throws -> RenderedResponse) rethrows -> RenderedResponse {
+        try versionedResponse(for: key, pinned: pinned, render: render).response
     }
 
-    /// `response(for:render:)` and the version of the guide it was rendered from.
-    func versionedResponse(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows -> (response: RenderedResponse, version: String) {
+    /// `response(for:render:)`, the version of the guide it was rendered from, and whether it
+    /// came from the cache (asked before) rather than rendered now.
+    func versionedResponse(for key: String, pinned: Bool = false, render: (GuideIndex) throws -> RenderedResponse) rethrows
+        -> (response: RenderedResponse, version: String, cached: Bool) {
         // Only the index's version is copied out on a hit: copying the whole index would retain
         // and release its every array and dictionary on each request.
-        let (version, cached) = current.withLockedValue { ($0.index.version, $0.responses[key]) }
-        if let cached { return (cached, version) }
+        let (version, cached) = current.withLockedValue { ($0.index.version, pinned ? $0.pinned[key] : $0.responses[key]) }
+        if let cached { return (cached, version, true) }
         let index = self.index
         let rendered = try render(index)
         current.withLockedValue {
             guard $0.index.version == index.version else { return }
-            if $0.responses.count >= Self.responseCacheLimit { $0.responses = [:] }
-            $0.responses[key] = rendered
+            guard !pinned else {
+                $0.pinned[key] = rendered
+                return
+            }
+            let bytes = rendered.body.readableBytes
+            if $0.responses.count >= Self.responseCacheLimit || $0.responseBytes + bytes > Self.responseCacheBytes {
+                $0.responses = [:]
+                $0.responseBytes = 0
+            }
+            $0.responseBytes += bytes - ($0.responses.updateValue(rendered, forKey: key)?.body.readableBytes ?? 0)
         }
-        return (rendered, index.version)
+        return (rendered, index.version, false)
     }
 
     /// The answer recorded for `target` during `second`.
@@ -94,8 +122,12 @@ final class GuideState: Sendable {
     func remember(_ answer: FastAnswer, for target: String, version: String) {
         current.withLockedValue {
             guard $0.index.version == version else { return }
-            if $0.fastAnswers.count >= Self.responseCacheLimit { $0.fastAnswers = [:] }
-            $0.fastAnswers[target] = answer
+            let bytes = answer.body.readableBytes
+            if $0.fastAnswers.count >= Self.responseCacheLimit || $0.fastAnswerBytes + bytes > Self.responseCacheBytes {
+                $0.fastAnswers = [:]
+                $0.fastAnswerBytes = 0
+            }
+            $0.fastAnswerBytes += bytes - ($0.fastAnswers.updateValue(answer, forKey: target)?.body.readableBytes ?? 0)
         }
     }
 }

@@ -12,6 +12,11 @@ public struct ServerSettings: Sendable {
     public var reminderLead: Duration
     /// How often the guide is rebuilt in the background; nil serves the loaded guide as it is.
     public var refreshInterval: Duration?
+    /// What one client may ask and how long it may take (docs/server.md, "Limits").
+    public var limits = ServerLimits()
+    /// Web origins (`https://app.example`) whose pages may read the JSON API and the feeds;
+    /// `*` lets any. Empty: no CORS headers at all.
+    public var corsOrigins: [String] = []
 
     public init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
                 reminderLead: Duration = .seconds(300), refreshInterval: Duration? = nil) {

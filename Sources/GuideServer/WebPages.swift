@@ -86,7 +86,7 @@ struct WebQuery {
         zoneParameter = reader.string("tz")
         if let name = zoneParameter {
             guard let zone = TimeZone(identifier: name) else {
-                throw APIError.badParameter("tz", "'\(name)' is not a known time zone (e.g. Europe/Madrid)")
+                throw APIError.badParameter("tz", "\(Quoted(name)) is not a known time zone (e.g. Europe/Madrid)")
             }
             self.zone = zone
         } else {
@@ -361,7 +361,7 @@ struct ChannelPage {
 extension WebPages {
     /// `GET /channel/{id}?date=`: the channel's local day, the programme on air marked with its time left.
     static func channel(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ChannelPage {
-        guard let channel = index.channel(id) else { throw APIError.notFound("There is no channel '\(id)' in the guide.") }
+        guard let channel = index.channel(id) else { throw APIError.notFound("There is no channel \(Quoted(id)) in the guide.") }
         let zone = query.zone
         let day = try query.reader.day("date") ?? Day(now, in: zone)
         let span = day.interval(in: zone)
@@ -435,7 +435,7 @@ extension WebPages {
 
     /// `GET /programme/{id}`: the airing with its work's metadata where enrichment found one.
     static func programme(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ProgrammePage {
-        guard let programme = index.programme(id) else { throw APIError.notFound("There is no programme '\(id)' in the guide.") }
+        guard let programme = index.programme(id) else { throw APIError.notFound("There is no programme \(Quoted(id)) in the guide.") }
         let zone = query.zone
         // The same derivation as `GET /programmes/{id}`, so the page and the API agree.
         let detail = ProgrammeDetail(programme, channel: index.channel(programme.channel) ?? Channel(id: programme.channel, name: programme.channel), in: index)

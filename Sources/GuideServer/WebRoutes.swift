@@ -26,7 +26,7 @@ extension GuideServer {
             // A fixed dictionary, never the file system: `..` and encoded variants find nothing.
             let name = context.parameters.get("name") ?? ""
             guard let asset = WebAssets.files[name] else {
-                return WebPages.errorPage(.notFound("There is no asset '\(WebLinks.decoded(name))'."), zone: WebQuery.defaultZone, now: serving.now)
+                return WebPages.errorPage(.notFound("There is no asset \(Quoted(WebLinks.decoded(name)))."), zone: WebQuery.defaultZone, now: serving.now)
                     .response(for: request)
             }
             return asset.response(for: request)

@@ -1,18 +1,13 @@
 import Foundation
 import GuideCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An on-disk HTTP cache: one file per URL in a directory, shared by every run and process.
 ///
 /// An entry file is one line of JSON metadata, a newline, then the body bytes, so that a single
-/// atomic rename publishes metadata and body together: a crash leaves the old entry or the new
-/// one, never half of either. The file name is a FNV-1a hash of the URL without its credentials;
-/// the metadata repeats that URL and a read checks it, so a hash collision is a miss, not a
-/// wrong answer.
+/// atomic rename (`AtomicFile`) publishes metadata and body together: a crash leaves the old entry
+/// or the new one, never half of either, and perhaps a temporary file that a later write removes.
+/// The file name is a FNV-1a hash of the URL without its credentials; the metadata repeats that
+/// URL and a read checks it, so a hash collision is a miss, not a wrong answer.
 public struct HTTPCache: Sendable {
     /// What the cache knows about one stored response.
     public struct Metadata: Codable, Sendable, Hashable {
@@ -42,6 +37,10 @@ public struct HTTPCache: Sendable {
     }
 
     public let directory: URL
+    /// Values never written to disk (API keys and tokens from the environment): hidden in the
+    /// stored URL, where a user's `${VAR}` can sit in the path, and a body holding one (a server
+    /// echoing the request) is not stored at all.
+    public var secrets = SecretScrubber([])
 
     /// A cache in `directory`, created on first write.
     public init(directory: URL) {
@@ -56,7 +55,7 @@ public struct HTTPCache: Sendable {
               let metadata = try? Self.decoder.decode(Metadata.self, from: data[data.startIndex..<newline])
         else { return nil }
         let body = Data(data[data.index(after: newline)...])
-        guard metadata.url == identity, metadata.bodyLength == body.count else { return nil }
+        guard metadata.url == secrets.scrub(identity), metadata.bodyLength == body.count else { return nil }
         return Entry(metadata: metadata, body: body)
     }
 
@@ -64,18 +63,20 @@ public struct HTTPCache: Sendable {
     @discardableResult
     public func store(_ body: Data, for url: URL, etag: String?, lastModified: String?, contentType: String?, fetchedAt: Date) throws -> Entry {
         let metadata = Metadata(
-            url: URLRedaction.withoutSecrets(url),
+            url: secrets.scrub(URLRedaction.withoutSecrets(url)),
             etag: etag,
             lastModified: lastModified,
             fetchedAt: fetchedAt,
             contentType: contentType,
             bodyLength: body.count
         )
+        guard !secrets.holdsLongSecret(body) else { return Entry(metadata: metadata, body: body) }
         var contents = try Self.encoder.encode(metadata)
         contents.append(UInt8(ascii: "\n"))
         contents.append(body)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.writeAtomically(contents, to: fileURL(forIdentity: metadata.url))
+        sweepIfDue()
+        try AtomicFile.write(contents, to: fileURL(for: url))
         return Entry(metadata: metadata, body: body)
     }
 
@@ -100,33 +101,15 @@ public struct HTTPCache: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Temp file in the same directory, fsync, rename over the target, fsync the directory.
-    static func writeAtomically(_ contents: Data, to target: URL) throws {
-        let directory = target.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: contents)
-            try handle.synchronize()
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
-        let directoryDescriptor = open(directory.path, O_RDONLY)
-        if directoryDescriptor >= 0 {
-            _ = fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
+    /// Removes the temporary files of writes a crash cut off, at the first write of a process and
+    /// then at most every `AtomicFile.abandonedAfter`: a long-running server sweeps too, without
+    /// listing a large folder on every write.
+    private func sweepIfDue() {
+        guard Self.sweeps.isDue(directory.path, now: Date()) else { return }
+        AtomicFile.removeAbandonedTemporaryFiles(in: directory)
     }
+
+    private static let sweeps = SweepSchedule()
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -140,4 +123,20 @@ public struct HTTPCache: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         return decoder
     }()
+}
+
+/// When each cache folder was last swept, shared by every `HTTPCache` value of the process.
+private final class SweepSchedule: @unchecked Sendable {
+    // Guards `last`.
+    private let lock = NSLock()
+    private var last: [String: Date] = [:]
+
+    /// True, and the sweep counted as done, when `directory` was never swept or not for a while.
+    func isDue(_ directory: String, now: Date) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let previous = last[directory], now.timeIntervalSince(previous) < AtomicFile.abandonedAfter { return false }
+        last[directory] = now
+        return true
+    }
 }

@@ -47,6 +47,7 @@ public final class LiveTransport: HTTPTransport {
     /// Set by a 429 with `Retry-After`: every request of this transport waits it out, not only
     /// the one that was told, so a rate-limited provider slows down instead of failing.
     private let rateLimitPause = PauseGate()
+    private let failures: FailureStreak
 
     /// - Parameters:
     ///   - now: the wall clock for cache freshness and `Retry-After` dates; tests pass a fixed one.
@@ -67,6 +68,7 @@ public final class LiveTransport: HTTPTransport {
         self.now = now
         self.logger = logger
         self.permits = AsyncSemaphore(permits: policy.maxConcurrent)
+        self.failures = FailureStreak(limit: policy.failFastAfter)
     }
 
     public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
@@ -91,7 +93,9 @@ public final class LiveTransport: HTTPTransport {
         // The permit is held through retries and their waits: a provider that is rate limiting
         // or failing is not hit by this transport's other requests meanwhile.
         let fetched = try await permits.withPermit {
-            try await fetchWithRetries(.GET, url, headers: requestHeaders, acceptNotModified: cached != nil && isConditional)
+            try await failures.counting(url, logger: logger) {
+                try await fetchWithRetries(.GET, url, headers: requestHeaders, acceptNotModified: cached != nil && isConditional)
+            }
         }
 
         if fetched.status == 304, let cached {
@@ -114,7 +118,9 @@ public final class LiveTransport: HTTPTransport {
     public func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
         try Self.checkHTTP(url)
         let fetched = try await permits.withPermit {
-            try await fetchWithRetries(.POST, url, headers: headers, body: body, acceptNotModified: false)
+            try await failures.counting(url, logger: logger) {
+                try await fetchWithRetries(.POST, url, headers: headers, body: body, acceptNotModified: false)
+            }
         }
         return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
     }
@@ -161,6 +167,9 @@ public final class LiveTransport: HTTPTransport {
     private enum AttemptFailure: Error {
         case timeout
         case unreachable(String)
+        /// The connection closed before the body announced had all arrived: transient on the
+        /// wire, so retried, but once retries are spent the response is not what it promised.
+        case truncated(String)
     }
 
     /// Returns a 2xx (or a 304 to a conditional request); throws the typed error once retries are spent.
@@ -202,12 +211,13 @@ public final class LiveTransport: HTTPTransport {
                     switch failure {
                     case .timeout: throw ProviderError.timeout(seconds: policy.timeout.inSeconds)
                     case .unreachable(let detail): throw ProviderError.unreachable(detail)
+                    case .truncated(let detail): throw ProviderError.malformed(detail)
                     }
                 }
                 wait = policy.backoff(beforeRetry: retry)
                 switch failure {
                 case .timeout: reason = "timeout"
-                case .unreachable(let detail): reason = detail
+                case .unreachable(let detail), .truncated(let detail): reason = detail
                 }
             }
             logger.debug("retry", metadata: [
@@ -246,15 +256,34 @@ public final class LiveTransport: HTTPTransport {
                 throw AttemptFailure.timeout
             case .invalidURL, .emptyHost, .emptyScheme:
                 throw ProviderError.notConfigured("invalid URL \(URLRedaction.redacted(url))")
+            case .redirectCycleDetected, .redirectLimitReached:
+                // The same answer every time: not worth a retry.
+                throw ProviderError.unreachable("\(URLRedaction.redacted(url)): redirects in a loop (\(error == .redirectCycleDetected ? "back to a URL already visited" : "more than 5 redirects"))")
             default:
-                throw AttemptFailure.unreachable("\(URLRedaction.redacted(url)): \(error)")
+                throw AttemptFailure.unreachable("\(URLRedaction.redacted(url)): \(Self.describe(error))")
             }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            throw AttemptFailure.unreachable("\(URLRedaction.redacted(url)): \(error)")
+            throw AttemptFailure.unreachable("\(URLRedaction.redacted(url)): \(Self.describe(error))")
         }
+    }
+
+    /// A connection failure in words: NIO's own descriptions name the syscall and the errno.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNRESET: return "connection reset by the server"
+            case ECONNREFUSED: return "connection refused"
+            case EPIPE: return "connection closed by the server"
+            default: break
+            }
+        }
+        if let error = error as? HTTPParserError {
+            return "not a valid HTTP response (\(error.debugDescription))"
+        }
+        return "\(error)"
     }
 
     private func perform(_ method: HTTPMethod, _ url: URL, headers: [String: String], body: Data?) async throws -> Fetched {
@@ -284,12 +313,26 @@ public final class LiveTransport: HTTPTransport {
         guard (200..<300).contains(status) else { return Fetched(status: status, headers: fields, body: Data()) }
 
         let limit = policy.maxBodyBytes
-        let tooLarge = ProviderError.malformed("body of \(URLRedaction.redacted(url)) exceeds \(limit) bytes")
-        if let length = fields["content-length"].flatMap(Int.init), length > limit { throw tooLarge }
+        let shown = URLRedaction.redacted(url)
+        let tooLarge = ProviderError.malformed("body of \(shown) exceeds the limit of \(ByteCount.text(limit)) (max_body)")
+        let announced = fields["content-length"].flatMap(Int.init)
+        if let announced, announced > limit { throw tooLarge }
         var body = Data()
-        for try await chunk in response.body {
-            guard body.count + chunk.readableBytes <= limit else { throw tooLarge }
-            body.append(contentsOf: chunk.readableBytesView)
+        do {
+            for try await chunk in response.body {
+                guard body.count + chunk.readableBytes <= limit else { throw tooLarge }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            if let error = error as? IOError, error.errnoCode == ECONNRESET {
+                throw AttemptFailure.unreachable("\(shown): connection reset by the server after \(body.count) bytes of the body")
+            }
+            let expected = announced.map { " of the \($0) announced" } ?? ""
+            let cause = (error as? HTTPParserError) == .invalidEOFState ? "" : " (\(Self.describe(error)))"
+            throw AttemptFailure.truncated("body of \(shown) cut short: the connection closed after \(body.count) bytes\(expected)\(cause)")
         }
         // The client has decoded the body: describe what the caller receives, not the wire.
         if decodesCompression, let encoding = fields["content-encoding"]?.lowercased(),
@@ -298,5 +341,64 @@ public final class LiveTransport: HTTPTransport {
         }
         fields["content-length"] = String(body.count)
         return Fetched(status: status, headers: fields, body: body)
+    }
+}
+
+/// Requests in a row that failed for a reason of the server's; past the limit, the last such
+/// error is thrown again without asking (`TransportPolicy.failFastAfter`). Checked after the
+/// permit is taken, so requests queued behind the failing ones do not wait out timeouts too.
+private actor FailureStreak {
+    private let limit: Int
+    private var count = 0
+    private var last: ProviderError?
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    nonisolated func counting<T: Sendable>(_ url: URL, logger: Logger, _ request: () async throws -> T) async throws -> T {
+        if let open = await openError(for: url) { throw open }
+        do {
+            let value = try await request()
+            await succeeded()
+            return value
+        } catch let error as ProviderError {
+            await failed(error, url: url, logger: logger)
+            throw error
+        }
+    }
+
+    /// The last failure again, naming `url` where the error names one.
+    private func openError(for url: URL) -> ProviderError? {
+        guard limit > 0, count >= limit, let last else { return nil }
+        let shown = URLRedaction.redacted(url)
+        switch last {
+        case .http(let status, _): return .http(status: status, url: shown)
+        case .unreachable(let detail): return .unreachable("\(shown): not asked after \(count) failures in a row, the last: \(detail)")
+        default: return last
+        }
+    }
+
+    private func succeeded() {
+        count = 0
+    }
+
+    private func failed(_ error: ProviderError, url: URL, logger: Logger) {
+        guard Self.isServerSide(error) else { return }
+        count += 1
+        last = error
+        if count == limit {
+            logger.warning("giving up on this source for the run", metadata: [
+                "url": "\(URLRedaction.redacted(url))", "failures_in_a_row": "\(count)", "error": "\(error)",
+            ])
+        }
+    }
+
+    private static func isServerSide(_ error: ProviderError) -> Bool {
+        switch error {
+        case .timeout, .unreachable, .rateLimited: true
+        case .http(let status, _): status >= 500
+        case .malformed, .notConfigured, .notFound: false
+        }
     }
 }

@@ -15,6 +15,11 @@ public struct TransportPolicy: Sendable, Hashable {
     public var maxRetryAfter: Duration
     /// Bodies larger than this are refused as `.malformed` rather than held in memory.
     public var maxBodyBytes: Int
+    /// After this many requests in a row fail for a reason of the server's (timeout, unreachable,
+    /// 429, 5xx), retries spent, later requests fail at once with the same error instead of
+    /// waiting out the same timeouts: a source that is down costs a run a few timeouts, not one
+    /// per title or per day. 0 never gives up. A success in between starts the count again.
+    public var failFastAfter: Int
 
     public init(
         timeout: Duration = .seconds(10),
@@ -22,7 +27,8 @@ public struct TransportPolicy: Sendable, Hashable {
         backoffBase: Duration = .milliseconds(500),
         maxConcurrent: Int = 4,
         maxRetryAfter: Duration = .seconds(60),
-        maxBodyBytes: Int = 64 << 20
+        maxBodyBytes: Int = 64 << 20,
+        failFastAfter: Int = 3
     ) {
         self.timeout = timeout
         self.retries = max(0, retries)
@@ -30,6 +36,7 @@ public struct TransportPolicy: Sendable, Hashable {
         self.maxConcurrent = max(1, maxConcurrent)
         self.maxRetryAfter = maxRetryAfter
         self.maxBodyBytes = maxBodyBytes
+        self.failFastAfter = max(0, failFastAfter)
     }
 
     /// The wait before retry number `retry` (0 for the first retry).
@@ -47,5 +54,35 @@ extension Duration {
 
     init(secondsValue: Double) {
         self = .nanoseconds(Int64((secondsValue * 1e9).rounded()))
+    }
+}
+
+/// Byte counts as providers.yaml writes them (`max_body: 8MB`) and as messages show them.
+public enum ByteCount {
+    /// Bytes from `512KB`, `8MB`, `1GB` (powers of 1024; `B`, `K`, `M`, `G` too) or a bare number
+    /// of bytes; nil for anything else, zero or negative.
+    public static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, let value = Int(digits), value > 0 else { return nil }
+        let unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        let shift: Int
+        switch unit {
+        case "", "B": shift = 0
+        case "K", "KB", "KIB": shift = 10
+        case "M", "MB", "MIB": shift = 20
+        case "G", "GB", "GIB": shift = 30
+        default: return nil
+        }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: 1 << shift)
+        return overflow ? nil : bytes
+    }
+
+    /// `8 MB`, `512 KB`, `1234 bytes`: whole units only when exact.
+    public static func text(_ bytes: Int) -> String {
+        for (shift, unit) in [(30, "GB"), (20, "MB"), (10, "KB")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
     }
 }

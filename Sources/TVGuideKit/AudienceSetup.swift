@@ -19,7 +19,7 @@ public struct AudienceSetup: Sendable {
             unavailable = []
             return
         }
-        let context = ProviderCatalogue.FactoryContext(transports: TransportFactory(cache: configuration.cache), configuration: configuration)
+        let context = ProviderCatalogue.FactoryContext(transports: TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues), configuration: configuration)
         var members: [AudienceChainMember] = []
         var unavailable: [UnavailableProvider] = []
         for id in configuration.audience {

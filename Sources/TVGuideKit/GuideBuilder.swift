@@ -71,7 +71,7 @@ public enum GuideBuilder {
         var metadataElapsed: Duration?
         if let enricher = metadata.enricher, !result.owners.isEmpty {
             let enrichmentStarted = ContinuousClock.now
-            let enrichment = await enricher.enrich(snapshot.programmes)
+            let enrichment = await enricher.enrich(snapshot.programmes, lastGood: { [previous] in previous ?? (try? store.loadLatest()) })
             snapshot.programmes = enrichment.programmes
             snapshot.works = enrichment.works
             snapshot.report.metadata = enrichment.report

@@ -18,7 +18,7 @@ public struct MetadataSetup: Sendable {
             unavailable = []
             return
         }
-        let transports = TransportFactory(cache: configuration.cache)
+        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues)
         var members: [String: MetadataChainMember] = [:]
         var unavailable: [UnavailableProvider] = []
         var chains: [ProgrammeKind: [MetadataChainMember]] = [:]

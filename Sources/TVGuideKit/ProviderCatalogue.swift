@@ -80,7 +80,7 @@ public struct ProviderCatalogue: Sendable {
             let options = settings.options
             let source = try options.url("url")
             let isRemote = source.scheme == "http" || source.scheme == "https"
-            let transport = isRemote ? try context.transports.transport(for: options, baseURL: source.deletingLastPathComponent()) : nil
+            let transport = isRemote ? try context.transports.transport(for: options, baseURL: source.deletingLastPathComponent(), bodyLimit: .document) : nil
             return XMLTVProvider(id: settings.id, source: source, transport: transport)
         },
         GuideType(
@@ -88,7 +88,7 @@ public struct ProviderCatalogue: Sendable {
             options: ScrapeSources.scrapeOptions + TransportFactory.options
         ) { settings, context throws(ConfigError) in
             let recipe = try ScrapeSources.scrapeRecipe(settings, expected: .guide)
-            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url, settings))
+            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url, settings), bodyLimit: .page)
             do {
                 return try ScrapeGuideProvider(id: settings.id, recipe: recipe,
                                                channels: ScrapeSources.channels(for: settings, in: context.configuration), transport: transport)
@@ -101,7 +101,7 @@ public struct ProviderCatalogue: Sendable {
             options: ScrapeSources.jsonFeedOptions + TransportFactory.options
         ) { settings, context throws(ConfigError) in
             let recipe = try ScrapeSources.jsonFeedRecipe(settings)
-            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url.description, settings))
+            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url.description, settings), bodyLimit: .page)
             return JSONFeedGuideProvider(id: settings.id, recipe: recipe,
                                          channels: ScrapeSources.channels(for: settings, in: context.configuration), transport: transport)
         },
@@ -161,7 +161,7 @@ public struct ProviderCatalogue: Sendable {
             options: ScrapeSources.scrapeOptions + TransportFactory.options
         ) { settings, context throws(ConfigError) in
             let recipe = try ScrapeSources.scrapeRecipe(settings, expected: .audience)
-            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url, settings))
+            let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url, settings), bodyLimit: .page)
             let names = ChannelNames(configuration: context.configuration, providerID: settings.id, type: settings.type)
             do {
                 return try ScrapeAudienceProvider(id: settings.id, recipe: recipe, transport: transport) { names.canonicalID(for: $0) }
@@ -199,7 +199,7 @@ public struct ProviderSetup: Sendable {
     public var unused: [String]
 
     public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, now: Date) throws(ConfigError) {
-        let transports = TransportFactory(cache: configuration.cache)
+        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues)
         var members: [GuideChainMember] = []
         var unavailable: [UnavailableProvider] = []
         var timings: [String: ProviderTiming] = [:]

@@ -8,15 +8,23 @@ public final class SecretValues: @unchecked Sendable {
     // Guarded by `lock`: log lines come from any thread.
     private let lock = NSLock()
     private var values: [String] = []
+    private var scrubber = SecretScrubber([])
 
     public static let shared = SecretValues()
 
+    public init() {}
+
     public func add(_ secrets: [String]) {
-        lock.withLock { values += secrets.filter { !values.contains($0) } }
+        lock.withLock { () -> Void in
+            values += secrets.filter { !values.contains($0) }
+            scrubber = SecretScrubber(values)
+        }
     }
 
+    /// `text` with every secret replaced, in any of its written forms (`SecretScrubber`).
     public func redact(_ text: String) -> String {
-        URLRedaction.scrub(text, removing: lock.withLock { values })
+        let current = lock.withLock { scrubber }
+        return current.isEmpty ? text : current.scrub(text)
     }
 }
 

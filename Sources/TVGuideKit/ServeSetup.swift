@@ -26,11 +26,15 @@ public enum ServeSetup {
             clock: clock)
     }
 
-    /// The configuration's line-ups, and a refresh every `cache.ttl` unless `refreshInterval` says otherwise.
+    /// The configuration's line-ups, a refresh every `cache.ttl` unless `refreshInterval` says
+    /// otherwise, and the configured CORS origins unless `corsOrigins` (from the command line)
+    /// replaces them.
     public static func settings(configuration: GuideConfiguration, host: String, port: Int, refreshInterval: TimeInterval?,
-                                reminderMinutes: Int) -> ServerSettings {
+                                reminderMinutes: Int, corsOrigins: [String] = []) -> ServerSettings {
         let interval = refreshInterval ?? configuration.cache.ttl
-        return ServerSettings(host: host, port: port, lineups: configuration.lineups, reminderLead: .seconds(reminderMinutes * 60),
-                              refreshInterval: interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil)
+        var settings = ServerSettings(host: host, port: port, lineups: configuration.lineups, reminderLead: .seconds(reminderMinutes * 60),
+                                      refreshInterval: interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil)
+        settings.corsOrigins = corsOrigins.isEmpty ? configuration.server.corsOrigins : corsOrigins
+        return settings
     }
 }

@@ -42,12 +42,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Minutes before an airing that calendar reminders go off.", valueName: "minutes"))
     var reminderMinutes = 5
 
+    @Option(name: .customLong("cors-origin"),
+            help: ArgumentHelp("Let web pages from this origin read the JSON API and feeds (CORS); repeat for more, * for any. Replaces server.cors_origins.",
+                               valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(help: ArgumentHelp("Fix the clock (also $TVGUIDE_NOW), for demos and screenshots of a recorded guide.", valueName: "time"))
     var now: TimeArgument?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...10_080).contains(reminderMinutes) else { throw ValidationError("--reminder-minutes must be between 0 and 10080 (a week)") }
+        if let origin = corsOrigins.first(where: { !ServerOptions.isOrigin($0) }) {
+            throw ValidationError("--cors-origin '\(origin)' is not an origin like https://app.example or http://localhost:3000 (no path), nor *")
+        }
         if let refreshInterval, DurationText.parse(refreshInterval) == nil {
             throw ValidationError("--refresh-interval '\(refreshInterval)' is not a duration like 2h, 30m or 90s")
         }
@@ -67,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         SecretValues.shared.add(configuration.environmentValues)
         let settings = ServeSetup.settings(configuration: configuration, host: host, port: port,
-                                           refreshInterval: refreshInterval.flatMap(DurationText.parse), reminderMinutes: reminderMinutes)
+                                           refreshInterval: refreshInterval.flatMap(DurationText.parse), reminderMinutes: reminderMinutes,
+                                           corsOrigins: corsOrigins)
         let source = ServeSetup.source(configuration: configuration, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) },
                                        refresh: !noRefresh, clock: clock)
         let logger = Logger(label: "tvguide.serve")

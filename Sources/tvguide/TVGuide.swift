@@ -32,9 +32,12 @@ struct LoggingOption: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log every fetch, retry and cache decision.")
     var verbose = false
 
-    /// - Parameter defaultLevel: without `--verbose`; a service logs its start and refreshes at info.
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical; overrides --verbose.", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    /// - Parameter defaultLevel: without `--verbose` or `--log-level`; a service logs its start and refreshes at info.
     func bootstrap(defaultLevel: Logger.Level = .warning) {
-        let level: Logger.Level = verbose ? .debug : defaultLevel
+        let level: Logger.Level = logLevel ?? (verbose ? .debug : defaultLevel)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -42,6 +45,8 @@ struct LoggingOption: ParsableArguments {
         }
     }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// Times on the command line: `2026-10-21T20:00:00Z`, with an offset (`+02:00`), or a day
 /// (`2026-10-21`, midnight UTC).

@@ -180,7 +180,7 @@ struct JSONFeedProviderTests {
             Issue.record("expected malformed, got \(String(describing: error))")
             return
         }
-        #expect(detail.hasPrefix("2026-10-24: not valid JSON"))
+        #expect(detail == "2026-10-24: expected JSON, got an HTML page")
     }
 
     @Test("a day with no items is an empty day, not an error, and the report counts it")

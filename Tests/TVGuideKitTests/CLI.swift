@@ -15,13 +15,18 @@ struct CLI {
     }()
 
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await Subprocess.run(executable, arguments, environment: Self.environment(environment), currentDirectory: directory)
+    }
+
+    /// This process's environment without the variables that would change what `tvguide` does, plus `extra`.
+    static func environment(_ extra: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["TVGUIDE_NOW"] = nil
         env["TVGUIDE_CONFIG"] = nil
         // A developer's own keys would send the default configuration's live providers to the internet.
         for key in ["TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "THETVDB_API_KEY", "THETVDB_PIN"] { env[key] = nil }
-        for (key, value) in environment { env[key] = value }
-        return try await Subprocess.run(executable, arguments, environment: env, currentDirectory: directory)
+        for (key, value) in extra { env[key] = value }
+        return env
     }
 }
 

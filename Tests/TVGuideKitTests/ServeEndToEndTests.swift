@@ -86,6 +86,32 @@ import TestSupport
         #expect(badPort.stderr.contains("--port must be between 0 and 65535"))
     }
 
+    /// `server.cors_origins` in providers.yaml, replaced by `--cors-origin` when given; a
+    /// malformed origin in either is refused before the server starts.
+    @Test func corsOriginsComeFromTheConfigurationOrTheCommandLine() async throws {
+        let scratch = try Scratch()
+        try seedLatest(in: scratch)
+        try scratch.write("providers.yaml", try defaultConfig(miguiatv: "http://127.0.0.1:9/")
+            + "\nserver:\n  cors_origins: [https://configured.example]\n")
+        let arguments = ["serve", "--config", scratch.file("providers.yaml").path, "--snapshots", scratch.file("snapshots").path,
+                         "--port", "0", "--no-refresh", "--now", Self.goldenNow]
+        for (extra, allowed, refused) in [([String](), "https://configured.example", "https://flag.example"),
+                                          (["--cors-origin", "https://flag.example"], "https://flag.example", "https://configured.example")] {
+            let server = try await ServeProcess.start(arguments + extra)
+            #expect(try await server.allowedOrigin("/now", origin: allowed) == allowed, "\(extra)")
+            #expect(try await server.allowedOrigin("/now", origin: refused) == nil, "\(extra)")
+            #expect(try await server.allowedOrigin("/", origin: allowed) == nil, "pages never: \(extra)")
+            #expect(try await server.terminate() == 0)
+        }
+        let badFlag = try await CLI.run(arguments + ["--cors-origin", "https://app.example/path"])
+        #expect(badFlag.status == 64)
+        #expect(badFlag.stderr.contains("--cors-origin 'https://app.example/path' is not an origin"))
+        try scratch.write("bad.yaml", try defaultConfig(miguiatv: "http://127.0.0.1:9/") + "\nserver:\n  cors_origins: [app.example]\n")
+        let badConfig = try await CLI.run(["serve", "--config", scratch.file("bad.yaml").path, "--port", "0"])
+        #expect(badConfig.status == 2)
+        #expect(badConfig.stderr.contains("'app.example' is not an origin"), "\(badConfig.stderr)")
+    }
+
     private func seedLatest(in scratch: Scratch) throws {
         let snapshots = scratch.file("snapshots")
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
@@ -109,7 +135,8 @@ final class ServeProcess: @unchecked Sendable {
 
     var stderr: String { lock.withLock { stderrText } }
 
-    static func start(_ arguments: [String]) async throws -> ServeProcess {
+    /// - Parameter extra: variables set for the child after the developer's keys are removed.
+    static func start(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ServeProcess {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
@@ -117,6 +144,7 @@ final class ServeProcess: @unchecked Sendable {
         for key in ["TVGUIDE_NOW", "TVGUIDE_CONFIG", "TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "THETVDB_API_KEY", "THETVDB_PIN"] {
             environment[key] = nil
         }
+        environment.merge(extra) { _, given in given }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -157,6 +185,12 @@ final class ServeProcess: @unchecked Sendable {
     func get(_ path: String) async throws -> String {
         let response = try await transport.get(URL(string: "http://127.0.0.1:\(port)\(path)")!, headers: [:])
         return String(decoding: response.body, as: UTF8.self)
+    }
+
+    /// The `Access-Control-Allow-Origin` answered to a GET of `path` from `origin`.
+    func allowedOrigin(_ path: String, origin: String) async throws -> String? {
+        let response = try await transport.get(URL(string: "http://127.0.0.1:\(port)\(path)")!, headers: ["Origin": origin])
+        return response.headers.first { $0.key.lowercased() == "access-control-allow-origin" }?.value
     }
 
     func json(_ path: String) async throws -> [String: Any] {

@@ -77,7 +77,8 @@ public struct MiGuiaTVProvider: GuideProvider {
         do {
             return try JSONDecoder().decode(Body.self, from: response.body)
         } catch let error as DecodingError {
-            throw ProviderError.malformed("\(url.path): \(DecodingErrorDescription(error))")
+            throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: url.path)
+                ?? ProviderError.malformed("\(url.path): \(DecodingErrorDescription(error))")
         } catch {
             throw ProviderError.malformed("\(url.path): \(error)")
         }

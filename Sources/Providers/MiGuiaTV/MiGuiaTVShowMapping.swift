@@ -73,8 +73,9 @@ struct MiGuiaTVShowMapping: Sendable {
             .trimmingCharacters(in: .whitespaces)
     }
 
+    /// `7`, `7.5`; a whole number too large for an Int (`1e300`) as `String(Double)` writes it.
     private static func format(_ rate: Double) -> String {
-        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+        rate == rate.rounded() && abs(rate) < 1e15 ? String(Int(rate)) : String(rate)
     }
 }
 

@@ -153,7 +153,8 @@ public struct JSONFeedGuideProvider: GuideProvider {
         do {
             document = try JSONDecoder().decode(FeedJSON.self, from: body)
         } catch let error as DecodingError {
-            throw ProviderError.malformed("\(page.label)\(DecodingErrorDescription(error))")
+            throw ProviderError.htmlPage(in: body, contentType: nil, expected: "JSON", source: page.day.map(\.description) ?? URLRedaction.redacted(page.url))
+                ?? ProviderError.malformed("\(page.label)\(DecodingErrorDescription(error))")
         }
         let items: [FeedJSON]
         switch compiled.items.resolve(in: document) {

@@ -235,7 +235,8 @@ public struct TMDBProvider: MetadataProvider {
         do {
             return try JSONDecoder().decode(Body.self, from: response.body)
         } catch let error as DecodingError {
-            throw ProviderError.malformed("\(URLRedaction.redacted(url)): \(DecodingErrorDescription(error))")
+            throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: URLRedaction.redacted(url))
+                ?? ProviderError.malformed("\(URLRedaction.redacted(url)): \(DecodingErrorDescription(error))")
         } catch {
             throw ProviderError.malformed("\(URLRedaction.redacted(url)): \(error)")
         }

@@ -32,6 +32,8 @@ public actor TheTVDBProvider: MetadataProvider {
     private let mapping: TheTVDBMapping
 
     private var token: TheTVDBToken?
+    /// Every token the logins of this run returned: secrets too, though not from the environment.
+    private var issuedTokens: [String] = []
     private var pendingLogin: Task<TheTVDBToken, any Error>?
     /// Set when the login itself was refused: the key will not get better within this run.
     private var keyRejected = false
@@ -123,7 +125,7 @@ public actor TheTVDBProvider: MetadataProvider {
         var items = [(name: "query", value: title), (name: "type", value: kind.searchType)]
         if filtered, let year { items.append((name: "year", value: String(year))) }
         let url = QueryEncoding.url(baseURL, path: "search", query: items)
-        let results = try Self.payload([SearchResult].self, of: try await authorizedGet(url), url: url, required: false) ?? []
+        let results = try Self.payload([SearchResult].self, of: try await authorizedGet(url), url: url, required: false, hiding: credentials) ?? []
 
         var candidates: [TitleMatcher.Candidate] = []
         var names: [String: String] = [:]
@@ -153,7 +155,7 @@ public actor TheTVDBProvider: MetadataProvider {
     private func fetchRecord(_ id: String, kind: TheTVDBMapping.RecordKind) async throws -> Metadata {
         let url = QueryEncoding.url(baseURL, path: "\(kind.pathSegment)/\(id)/extended",
                                     query: [(name: "meta", value: "translations")])
-        let record = try Self.payload(ExtendedRecord.self, of: try await authorizedGet(url), url: url, required: true)
+        let record = try Self.payload(ExtendedRecord.self, of: try await authorizedGet(url), url: url, required: true, hiding: credentials)
         guard let record else { throw ProviderError.malformed("\(URLRedaction.redacted(url)): no data") }
         return mapping.metadata(record, kind: kind, id: id)
     }
@@ -220,31 +222,37 @@ public actor TheTVDBProvider: MetadataProvider {
             keyRejected = true
             throw rejection
         }
-        let data = try Self.payload(LoginData.self, of: response, url: url, required: true)
+        let data = try Self.payload(LoginData.self, of: response, url: url, required: true, hiding: credentials)
         guard let value = data?.token, !value.isEmpty else {
             throw ProviderError.malformed("\(URLRedaction.redacted(url)): no token in the answer")
         }
         let fresh = TheTVDBToken(value, issued: now())
+        issuedTokens.append(value)
         token = fresh
         return fresh
     }
 
     // MARK: - Envelope
 
+    /// The key, the PIN and the tokens: what the server's own words must not carry into a report.
+    private var credentials: [String] { [apiKey, pin].compactMap { $0 } + issuedTokens }
+
     /// The envelope's `data`; a body that is not JSON, an envelope whose `status` is not
-    /// `success`, or (when `required`) one without `data` is `.malformed`, naming the URL.
+    /// `success`, or (when `required`) one without `data` is `.malformed`, naming the URL and
+    /// quoting the envelope's message with `secrets` hidden (a server may echo the request).
     private static func payload<Payload: Decodable>(
-        _ type: Payload.Type, of response: HTTPResponse, url: URL, required: Bool
+        _ type: Payload.Type, of response: HTTPResponse, url: URL, required: Bool, hiding secrets: [String]
     ) throws -> Payload? {
         let shown = URLRedaction.redacted(url)
         let envelope: Envelope<Payload>
         do {
             envelope = try JSONDecoder().decode(Envelope<Payload>.self, from: response.body)
         } catch let error as DecodingError {
-            throw ProviderError.malformed("\(shown): \(DecodingErrorDescription(error))")
+            throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: shown)
+                ?? ProviderError.malformed("\(shown): \(DecodingErrorDescription(error))")
         }
         guard envelope.status == "success" else {
-            let message = envelope.message.map { " (\($0))" } ?? ""
+            let message = envelope.message.map { " (\(URLRedaction.scrub($0, removing: secrets)))" } ?? ""
             throw ProviderError.malformed("\(shown): status \(envelope.status.map { "\"\($0)\"" } ?? "missing")\(message)")
         }
         if required && envelope.data == nil {

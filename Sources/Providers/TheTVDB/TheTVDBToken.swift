@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// A bearer token from `POST login` and the moment it stops being good.
 struct TheTVDBToken: Sendable, Equatable {
@@ -45,4 +46,10 @@ struct LoginRequest: Encodable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
+}
+
+extension TheTVDBToken: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Never the token itself: it is a credential, and a value printed in passing ends up in a log.
+    var description: String { "TheTVDBToken(\(URLRedaction.placeholder), expires \(expiry))" }
+    var debugDescription: String { description }
 }

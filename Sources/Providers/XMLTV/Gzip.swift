@@ -9,8 +9,16 @@ public enum Gzip {
         data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
 
+    /// How many times its own size a gzip input may inflate to (and at least `ratioFloor` times
+    /// that many bytes): the cap `LiveTransport` puts on a compressed HTTP body, so that a small
+    /// `.xml.gz` cannot fill memory (XMLTV compresses about 10:1).
+    static let maximumRatio = 100
+    static let ratioFloor = 64 * 1024
+
     /// Inflates every gzip member of `data` (concatenated members are one stream, as `gunzip` reads them).
     static func decompress(_ data: Data, name: String) throws -> Data {
+        guard data.count <= Int(uInt.max) else { throw ProviderError.malformed("\(name): gzip: larger than 4 GiB") }
+        let limit = max(data.count, ratioFloor) * maximumRatio
         var stream = z_stream()
         // 15 + 16: a gzip header, not a raw zlib stream.
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -33,6 +41,9 @@ public enum Gzip {
                     return inflate(&stream, Z_NO_FLUSH)
                 }
                 output.append(chunk, count: chunkSize - Int(stream.avail_out))
+                guard output.count <= limit else {
+                    throw ProviderError.malformed("\(name): gzip: inflates to more than \(maximumRatio) times its \(data.count) bytes, refused as a decompression bomb")
+                }
                 switch status {
                 case Z_OK:
                     continue

@@ -76,8 +76,13 @@ public struct XMLTVProvider: GuideProvider {
                 throw ProviderError.notConfigured("\(providerID): no HTTP transport to fetch \(URLRedaction.redacted(url))")
             }
             let response = try await transport.get(url)
-            return LoadedDocument(document: try parser.parse(response.body, name: url.lastPathComponent),
-                                  name: URLRedaction.redacted(url))
+            do {
+                return LoadedDocument(document: try parser.parse(response.body, name: url.lastPathComponent),
+                                      name: URLRedaction.redacted(url))
+            } catch let error as ProviderError {
+                throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "XMLTV",
+                                             source: URLRedaction.redacted(url)) ?? error
+            }
         case let scheme?:
             throw ProviderError.notConfigured("\(providerID): XMLTV cannot read \(scheme):// URLs (\(URLRedaction.redacted(url)))")
         }

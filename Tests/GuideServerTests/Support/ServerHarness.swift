@@ -97,7 +97,12 @@ struct ServerClient: Sendable {
 
     /// GETs `path` (with its query, sent as written, so tests can send raw and malformed paths).
     func get(_ path: String, headers: [String: String] = [:]) async throws -> ServerResponse {
+        try await send(.GET, path, headers: headers)
+    }
+
+    func send(_ method: HTTPMethod, _ path: String, headers: [String: String] = [:]) async throws -> ServerResponse {
         var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         var collected = try await response.body.collect(upTo: 256 << 20)

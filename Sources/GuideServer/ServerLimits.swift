@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+
+/// What one client may ask of the server and how long it may take: past these, a request gets a
+/// JSON error and its connection is closed, or the connection is closed without a word where
+/// there is no request to answer (an idle keep-alive, a client that stopped reading). Each bound
+/// is what keeps a misbehaving client from holding memory or a connection for long; none comes
+/// near what the guide's own pages, feeds and API clients send.
+public struct ServerLimits: Sendable, Hashable {
+    /// The request target (path and query), bytes; longer is a 414.
+    public var uriBytes = 8 * 1_024
+    /// The header fields, bytes (each name and value, plus 4 for `: ` and CRLF); more is a 431.
+    public var headerBytes = 16 * 1_024
+    /// Header fields; more is a 431.
+    public var headerFields = 100
+    /// The request head as the HTTP parser reads it (request line and fields): past this it stops
+    /// reading and the request gets a 431, so that no head, however long, is held whole.
+    public var headBytes = 64 * 1_024
+    /// A request body, bytes. The routes take none: a body declared longer, or one sent chunked
+    /// (of a length not known in advance), is a 413 before any of it is read.
+    public var bodyBytes = 1_024
+    /// Query parameters, a repeated one counting each time; more is a 400.
+    public var queryParameters = 128
+    /// From the connection's opening, or the first byte of a later request, to the end of that
+    /// request: a client that trickles its head (slowloris) gets a 408 and is disconnected.
+    public var requestTimeout: Duration = .seconds(10)
+    /// Keep-alive: a connection with no request under way this long after its last answer is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// A client that stops reading its answers (the socket's send buffer stays full) is disconnected.
+    public var writeTimeout: Duration = .seconds(30)
+    /// After a refusal the connection reads and drops what the client still sends for this long
+    /// before closing, so that the client reads the refusal rather than a reset.
+    public var lingerTime: Duration = .seconds(2)
+
+    public init() {}
+
+    /// Parameters that may be given more than once (lists of ids); any other repeated is a 400,
+    /// so that `hours=1&hours=100` cannot mean one thing to a proxy and another to the server.
+    static let repeatableParameters: Set<Substring> = ["channels", "programme"]
+}
+
+/// The query limits, checked before routing: `ServerLimits.queryParameters` and no repeats of a
+/// single-valued parameter. The fast lane records only the router's 200s, so it never answers a
+/// target refused here.
+struct QueryLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limits: ServerLimits
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let query = request.uri.query, !query.isEmpty else { return try await next(request, context) }
+        let parameters = request.uri.queryParameters
+        guard parameters.count <= limits.queryParameters else {
+            throw APIError(status: .badRequest, message: "\(parameters.count) query parameters, at most \(limits.queryParameters) are allowed")
+        }
+        var seen = Set<Substring>()
+        for (name, _) in parameters where !ServerLimits.repeatableParameters.contains(name) {
+            guard seen.insert(name).inserted else {
+                throw APIError.badParameter(String(name.prefix(APILimits.echoedText)), "given more than once; give it once")
+            }
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,227 @@
+import AsyncHTTPClient
+import Foundation
+@testable import GuideServer
+import NIOHTTP1
+import Testing
+
+/// The limits of `ServerLimits` on a real server: each refusal is a JSON error with the status
+/// HTTP has for it, and the connection closes after it. Requests a client library would not send
+/// (a body with a GET, a NUL in the target, a head of 100 kB) go over a raw socket.
+@Suite struct HardeningTests {
+    static let limits = ServerLimits()
+
+    /// Sends `request` on a fresh connection and returns the one answer, and whether the server
+    /// then closed the connection.
+    static func raw(_ request: String, port: Int, then more: [UInt8] = []) async throws -> (RawAnswer?, closed: Bool) {
+        let connection = try await RawConnection.open(port: port)
+        defer { Task { await connection.close() } }
+        try await connection.send(request)
+        if !more.isEmpty { try? await connection.send(more) }
+        let answer = try await connection.waitForAnswers(1).first
+        return (answer, try await connection.waitUntilClosed(within: .seconds(5)))
+    }
+
+    static func message(_ answer: RawAnswer?) throws -> String {
+        let body = try #require(answer).body
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        return try #require((json["error"] as? [String: Any])?["message"] as? String)
+    }
+
+    // MARK: Request size
+
+    @Test func aTargetOverTheLimitIsA414AndTheConnectionCloses() async throws {
+        try await ServerHarness.run { client in
+            let target = "/search?q=" + String(repeating: "a", count: Self.limits.uriBytes)
+            let response = try await client.get(target)
+            #expect(response.status == 414)
+            #expect(response.headers["connection"] == "close")
+            #expect(try errorMessage(response) == "the request target is \(target.utf8.count) bytes, at most 8192 are allowed")
+            // Just within the limit, the route answers (here: `q` itself is too long).
+            let within = try await client.get("/search?q=" + String(repeating: "a", count: Self.limits.uriBytes - 10))
+            #expect(within.status == 400)
+        }
+    }
+
+    @Test func headerFieldsOverTheLimitAreA431() async throws {
+        try await ServerHarness.run { client in
+            let big = String(repeating: "v", count: Self.limits.headerBytes)
+            let (oneBig, closed) = try await Self.raw("GET /now HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n", port: client.port)
+            #expect(oneBig?.status == 431)
+            #expect(try Self.message(oneBig).hasPrefix("the header fields are "))
+            #expect(closed)
+            let many = (0...Self.limits.headerFields).map { "X-\($0): 1\r\n" }.joined()
+            let (tooMany, _) = try await Self.raw("GET /now HTTP/1.1\r\nHost: x\r\n\(many)\r\n", port: client.port)
+            #expect(tooMany?.status == 431)
+            #expect(try Self.message(tooMany) == "102 header fields, at most 100 are allowed")
+            // Past what the parser holds, it stops reading: still a 431, with a JSON body.
+            let huge = String(repeating: "v", count: Self.limits.headBytes + 1)
+            for request in ["GET /now HTTP/1.1\r\nHost: x\r\nX-Huge: \(huge)\r\n\r\n", "GET /now?q=\(huge) HTTP/1.1\r\nHost: x\r\n\r\n"] {
+                let (answer, closed) = try await Self.raw(request, port: client.port)
+                #expect(answer?.status == 431)
+                #expect(try Self.message(answer).hasPrefix("the request head (request line and header fields) is over 65536 bytes"))
+                #expect(closed)
+            }
+            // A head within every limit is served.
+            let fine = String(repeating: "v", count: 8_000)
+            #expect(try await client.get("/now", headers: ["X-Fine": fine]).status == 200)
+        }
+    }
+
+    @Test func aBodyOverTheLimitIsA413BeforeItIsRead() async throws {
+        try await ServerHarness.run { client in
+            let megabyte = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for method in ["GET", "POST"] {
+                let (answer, closed) = try await Self.raw("\(method) /now HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n",
+                                                          port: client.port, then: megabyte)
+                #expect(answer?.status == 413, "\(method)")
+                #expect(try Self.message(answer) == "a request body of 100000000 bytes, at most 1024 are allowed (every route is a GET)")
+                #expect(closed, "\(method)")
+            }
+            let (chunked, _) = try await Self.raw("GET /now HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", port: client.port)
+            #expect(chunked?.status == 413)
+            #expect(try Self.message(chunked) == "request bodies are not accepted: every route is a GET")
+            // A small body is read and ignored; the connection serves the next request.
+            let connection = try await RawConnection.open(port: client.port)
+            try await connection.send("GET /now HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhelloGET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answers = try await connection.waitForAnswers(2)
+            #expect(answers.map(\.status) == [200, 200])
+            #expect(!connection.isClosed)
+            await connection.close()
+        }
+    }
+
+    @Test func malformedRequestsGetAJSON400() async throws {
+        try await ServerHarness.run { client in
+            for request in ["GET /assets/guide.js\u{0}.map HTTP/1.1\r\nHost: x\r\n\r\n", "NOT HTTP AT ALL\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n"] {
+                let (answer, closed) = try await Self.raw(request, port: client.port)
+                #expect(answer?.status == 400, "\(request.debugDescription)")
+                #expect(try Self.message(answer) == "malformed HTTP request")
+                #expect(closed)
+            }
+        }
+    }
+
+    // MARK: Methods
+
+    @Test func headAnswersEveryGetWithoutABodyAndOtherMethodsAre405() async throws {
+        try await ServerHarness.run { client in
+            for path in ["/now", "/channels/La1.es/schedule", "/", "/assets/guide.css", "/channels/Nope.es/schedule", "/nope"] {
+                let get = try await client.get(path)
+                let head = try await client.send(.HEAD, path)
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.body.isEmpty, "\(path)")
+                #expect(head.headers["content-length"] == String(get.body.count), "\(path)")
+            }
+            for method in [HTTPMethod.POST, .PUT, .DELETE, .PATCH] {
+                for path in ["/now", "/nope"] {
+                    let response = try await client.send(method, path)
+                    #expect(response.status == 405, "\(method) \(path)")
+                    #expect(response.headers["allow"] == "GET, HEAD")
+                    #expect(try errorMessage(response) == "method \(method.rawValue) is not allowed; this server answers GET and HEAD")
+                }
+            }
+        }
+    }
+
+    // MARK: Query
+
+    @Test func queryParametersAreCountedAndSingleValuedOnesGivenOnce() async throws {
+        try await ServerHarness.run { client in
+            let many = (0...Self.limits.queryParameters).map { "x\($0)=1" }.joined(separator: "&")
+            let tooMany = try await client.get("/now?" + many)
+            #expect(tooMany.status == 400)
+            #expect(try errorMessage(tooMany) == "129 query parameters, at most 128 are allowed")
+            let repeated = try await client.get("/grid?hours=1&hours=100")
+            #expect(repeated.status == 400)
+            #expect(try errorMessage(repeated) == "parameter 'hours': given more than once; give it once")
+            // Names are compared as sent, as the routes read them: `hour%73` is not `hours`.
+            #expect(try await client.get("/grid?hours=1&hour%73=2").status == 200)
+            // Lists may repeat.
+            #expect(try await client.get("/now?channels=La1.es&channels=La2.es").status == 200)
+            let reminders = try await client.get("/reminders.ics?programme=La1.es@20261021T190000Z&programme=La1.es@20261021T195500Z")
+            #expect(reminders.status == 200)
+            // The web pages are held to the same.
+            #expect(try await client.get("/?hours=2&hours=3").status == 400)
+        }
+    }
+
+    /// Every bounded parameter of every route, just past its bound.
+    static let outOfBounds: [String] = {
+        let long = String(repeating: "a", count: 201)
+        var paths = ["/channels", "/lineups", "/now", "/grid", "/programmes/La1.es@20261021T190000Z/airings", "/upcoming",
+                     "/search?q=x", "/audiences", "/audiences/top"].flatMap { path in
+            let joiner = path.contains("?") ? "&" : "?"
+            return [path + joiner + "limit=1001", path + joiner + "limit=0", path + joiner + "offset=-1"]
+        }
+        paths += ["/grid?hours=25", "/grid?hours=0", "/search?q=" + long, "/channels?type=" + long, "/upcoming?genre=" + long,
+                  "/upcoming?year_from=10000", "/audiences/top?from=2025-01-01&to=2026-10-20", "/calendar.ics?title=" + long,
+                  "/calendar.ics?kind=movie&alarm=1441", "/reminders.ics?programme=" + (1...101).map { "La1.es@x\($0)" }.joined(separator: ","),
+                  "/?hours=13", "/channel/La1.es?date=2026-13-01", "/now?tz=" + long]
+        return paths
+    }()
+
+    @Test func everyBoundIsA400NamingTheParameter() async throws {
+        try await ServerHarness.run { client in
+            for path in Self.outOfBounds {
+                let response = try await client.get(path)
+                #expect(response.status == 400, "\(path.prefix(80))")
+                #expect(response.body.count < 2_000, "the error echoes the input whole: \(path.prefix(80))")
+            }
+        }
+    }
+
+    // MARK: Memory
+
+    /// Made-up query strings are new cache keys: the cache holds at most 64 MiB of bodies, and
+    /// never at the cost of the whole-guide documents, which stay rendered once per guide.
+    @Test func theResponseCacheIsBoundedInBytesAndKeepsPinnedDocuments() throws {
+        let state = GuideState(index: GuideIndex(ServerHarness.golden), origin: "latest.json", loadedAt: nil)
+        let megabyte = RenderedResponse(contentType: "application/json", bytes: [UInt8](repeating: 32, count: 1 << 20), maxAge: 1)
+        var renders = 0
+        let render: (GuideIndex) -> RenderedResponse = { _ in
+            renders += 1
+            return megabyte
+        }
+        _ = state.response(for: "/xmltv.xml", pinned: true, render: render)
+        _ = state.response(for: "/now?x=0", render: render)
+        let fits = GuideState.responseCacheBytes >> 20
+        for key in 1..<fits { _ = state.response(for: "/now?x=\(key)", render: render) }
+        #expect(renders == fits + 1)
+        // All 64 held: asking again renders nothing.
+        _ = state.response(for: "/now?x=0", render: render)
+        #expect(renders == fits + 1)
+        // One more megabyte starts the cache over: the first key is rendered again.
+        _ = state.response(for: "/now?x=\(fits)", render: render)
+        _ = state.response(for: "/now?x=0", render: render)
+        #expect(renders == fits + 3)
+        _ = state.response(for: "/xmltv.xml", pinned: true, render: render)
+        #expect(renders == fits + 3, "the pinned document was rendered again")
+    }
+
+    // MARK: Path traversal
+
+    static let traversals = [
+        "%2e%2e%2f%2e%2e%2fPackage.swift", "%2e%2e/%2e%2e/Package.swift", "..%2f..%2fPackage.swift", "%252e%252e%252fPackage.swift",
+        "..%252f..%252fPackage.swift", "%c0%ae%c0%ae%c0%afPackage.swift", "%e0%80%ae%e0%80%ae/Package.swift", "..%00/Package.swift",
+        "%00", "..%5c..%5cPackage.swift", ".%2e/.%2e/etc/passwd", "%2e%2e%5c%2e%2e%5cetc%5cpasswd",
+    ]
+
+    /// Sent byte for byte over one connection: a client library would normalise some of these.
+    @Test func encodedTraversalFindsNothingUnderAnyRoute() async throws {
+        try await ServerHarness.run { client in
+            let connection = try await RawConnection.open(port: client.port)
+            var paths: [String] = []
+            for attempt in Self.traversals {
+                paths += ["/assets/\(attempt)", "/channels/\(attempt)/schedule", "/programmes/\(attempt)", "/programmes/\(attempt)/airings",
+                          "/channel/\(attempt)", "/programme/\(attempt)", "/\(attempt)"]
+            }
+            for (number, path) in paths.enumerated() {
+                try await connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = try await connection.waitForAnswers(number + 1).last
+                #expect(answer?.status == 404, "\(path)")
+                #expect(answer.map { !$0.text.contains("swift-tools-version") && !$0.text.contains("root:") } == true, "\(path)")
+            }
+            await connection.close()
+        }
+    }
+}
