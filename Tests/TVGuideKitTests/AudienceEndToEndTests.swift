@@ -9,23 +9,9 @@ struct AudienceEndToEndTests {
     /// The day after the last recorded page: the 14 days kept are the whole recording.
     static let dayAfterRecording = "2026-10-26T10:00:00Z"
 
-    /// The default formulatv recipe (from providers.yaml) under another name, answering from `folder`.
+    /// The default formulatv recipe under another name, answering from `folder`.
     static func recipe(_ name: String, folder: String) -> String {
-        """
-          \(name):
-            type: scrape
-            produces: audience
-            url: "https://www.formulatv.com/audiencias/{date:dd-MM-yyyy}/"
-            rows: "//table[@class='audiencias']//tr[td]"
-            fields:
-              rank:    { xpath: "td[1]", parse: integer }
-              title:   { xpath: "td[2]", parse: text }
-              channel: { xpath: "td[3]", parse: text }
-              viewers: { xpath: "td[4]", parse: number }
-              share:   { xpath: "td[5]", parse: percent }
-              start:   { xpath: "td[6]", regex: "(\\\\d{1,2}:\\\\d{2})", parse: time }
-            replay: \(Fixtures.url(folder).path)
-        """
+        formulatvRecipe(name, options: ["replay: \(Fixtures.url(folder).path)"])
     }
 
     static func configuration(audience: [String], providers: [String]) throws -> String {

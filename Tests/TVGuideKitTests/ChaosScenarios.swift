@@ -152,8 +152,8 @@ enum ChaosScenario: String, CaseIterable, Sendable, CustomStringConvertible {
                 audience: [chaos, backup]
                 providers:
                   sample: { type: xmltv, url: guide.xml }
-                \(Self.formulatv("chaos", url: server + "fv/", extra: transport))
-                \(Self.formulatv("backup", url: "https://www.formulatv.com/", extra: "replay: backup-pages"))
+                \(formulatvRecipe("chaos", url: server + "fv/audiencias/{date:dd-MM-yyyy}/", options: transport.components(separatedBy: ", ")))
+                \(formulatvRecipe("backup", options: ["replay: backup-pages"]))
                 """
         case .tmdb:
             return header + """
@@ -187,26 +187,6 @@ enum ChaosScenario: String, CaseIterable, Sendable, CustomStringConvertible {
             .split(separator: "\n").filter { $0.hasPrefix("  - { id:") }
             .map { $0.replacingOccurrences(of: #", miguiatv: \d+"#, with: "", options: .regularExpression) }
             .joined(separator: "\n")
-    }
-
-    /// The default formulatv recipe as `name`, reading pages under `url`.
-    private static func formulatv(_ name: String, url: String, extra: String) -> String {
-        """
-          \(name):
-            type: scrape
-            produces: audience
-            url: "\(url)audiencias/{date:dd-MM-yyyy}/"
-            rows: "//table[@class='audiencias']//tr[td]"
-            fields:
-              rank:    { xpath: "td[1]", parse: integer }
-              title:   { xpath: "td[2]", parse: text }
-              channel: { xpath: "td[3]", parse: text }
-              viewers: { xpath: "td[4]", parse: number }
-              share:   { xpath: "td[5]", parse: percent }
-              start:   { xpath: "td[6]", regex: "(\\\\d{1,2}:\\\\d{2})", parse: time }
-            required: [title, channel, viewers]
-            \(extra.replacingOccurrences(of: ", ", with: "\n    "))
-        """
     }
 }
 

@@ -179,20 +179,7 @@ struct FakeSites: Sendable {
             \(bulkChannels > 0 ? "  bulk: { type: xmltv, url: \"\(base)bulk.xml\", timeout: 60s, retries: 0 }" : "")
               tmdb: { type: tmdb, base_url: "\(base)tmdb/3/", api_key: "${TEST_TMDB_KEY}", timeout: 60s, retries: 0 }
               thetvdb: { type: thetvdb, base_url: "\(base)thetvdb/v4/", api_key: "${TEST_TVDB_KEY}", timeout: 60s, retries: 0 }
-              site:
-                type: scrape
-                produces: audience
-                url: "\(base)audiencias/{date:dd-MM-yyyy}/"
-                rows: "//table[@class='audiencias']//tr[td]"
-                fields:
-                  rank:    { xpath: "td[1]", parse: integer }
-                  title:   { xpath: "td[2]", parse: text }
-                  channel: { xpath: "td[3]", parse: text }
-                  viewers: { xpath: "td[4]", parse: number }
-                  share:   { xpath: "td[5]", parse: percent }
-                  start:   { xpath: "td[6]", regex: "(\\\\d{1,2}:\\\\d{2})", parse: time }
-                timeout: 60s
-                retries: 0
+            \(formulatvRecipe("site", url: "\(base)audiencias/{date:dd-MM-yyyy}/", options: ["timeout: 60s", "retries: 0"]))
             """
     }
 }

@@ -310,10 +310,8 @@ enum FakeAPIs {
     /// Every credential in the environment, every provider on the fake server; `guide` lists the
     /// guide chain (`secret-guide` is the site with a secret in its path, `local-guide` a file).
     static func configuration(base: URL, timeout: String, guide: [String] = ["secret-guide", "local-guide"]) -> String {
-        let ratings = AudienceEndToEndTests.recipe("ratings", folder: "formulatv")
-            .replacingOccurrences(of: "https://www.formulatv.com/audiencias/{date:dd-MM-yyyy}/",
-                                  with: "\(base.absoluteString)audiencias/{date:dd-MM-yyyy}/?u=${TVGUIDE_TEST_AUDIENCE_SECRET}")
-            .replacingOccurrences(of: "replay: \(Fixtures.url("formulatv").path)", with: "timeout: \(timeout)\n    retries: 0")
+        let ratings = formulatvRecipe("ratings", url: "\(base.absoluteString)audiencias/{date:dd-MM-yyyy}/?u=${TVGUIDE_TEST_AUDIENCE_SECRET}",
+                                      options: ["timeout: \(timeout)", "retries: 0"])
         return """
             cache: { dir: cache, ttl: 2h }
             snapshots: { dir: snapshots, keep: 14, audience_days: 5 }
