@@ -21,22 +21,18 @@ final class GuideState: Sendable {
     private struct Current: Sendable {
         var index: GuideIndex
         var health: Health
-        var responses: [String: RenderedResponse] = [:]
-        var responseBytes = 0
+        var responses = BoundedCache<RenderedResponse>()
         /// Whole-guide documents (the XMLTV export): kept for the guide version whatever else
         /// the cache holds, so a flood of made-up queries cannot make the server render them
         /// again and again.
         var pinned: [String: RenderedResponse] = [:]
         /// By request target (`/now?tz=Europe/Madrid`): what `FastLaneHandler` may answer with.
-        var fastAnswers: [String: FastAnswer] = [:]
-        var fastAnswerBytes = 0
+        var fastAnswers = BoundedCache<FastAnswer>()
 
         mutating func forgetResponses() {
-            responses = [:]
-            responseBytes = 0
+            responses = BoundedCache()
             pinned = [:]
-            fastAnswers = [:]
-            fastAnswerBytes = 0
+            fastAnswers = BoundedCache()
         }
     }
 
@@ -101,12 +97,7 @@ final class GuideState: Sendable {
                 $0.pinned[key] = rendered
                 return
             }
-            let bytes = rendered.body.readableBytes
-            if $0.responses.count >= Self.responseCacheLimit || $0.responseBytes + bytes > Self.responseCacheBytes {
-                $0.responses = [:]
-                $0.responseBytes = 0
-            }
-            $0.responseBytes += bytes - ($0.responses.updateValue(rendered, forKey: key)?.body.readableBytes ?? 0)
+            $0.responses.insert(rendered, for: key, bytes: rendered.body.readableBytes)
         }
         return (rendered, index.version, false)
     }
@@ -122,12 +113,25 @@ final class GuideState: Sendable {
     func remember(_ answer: FastAnswer, for target: String, version: String) {
         current.withLockedValue {
             guard $0.index.version == version else { return }
-            let bytes = answer.body.readableBytes
-            if $0.fastAnswers.count >= Self.responseCacheLimit || $0.fastAnswerBytes + bytes > Self.responseCacheBytes {
-                $0.fastAnswers = [:]
-                $0.fastAnswerBytes = 0
-            }
-            $0.fastAnswerBytes += bytes - ($0.fastAnswers.updateValue(answer, forKey: target)?.body.readableBytes ?? 0)
+            $0.fastAnswers.insert(answer, for: target, bytes: answer.body.readableBytes)
         }
+    }
+}
+
+/// Values by key, started over once `GuideState.responseCacheLimit` entries or
+/// `GuideState.responseCacheBytes` bytes would be passed: a bound on memory whatever keys
+/// clients make up, without the bookkeeping of an eviction order.
+struct BoundedCache<Value: Sendable>: Sendable {
+    private var values: [String: (value: Value, bytes: Int)] = [:]
+    private var bytes = 0
+
+    subscript(key: String) -> Value? { values[key]?.value }
+
+    mutating func insert(_ value: Value, for key: String, bytes size: Int) {
+        if values.count >= GuideState.responseCacheLimit || bytes + size > GuideState.responseCacheBytes {
+            values = [:]
+            bytes = 0
+        }
+        bytes += size - (values.updateValue((value, size), forKey: key)?.bytes ?? 0)
     }
 }
