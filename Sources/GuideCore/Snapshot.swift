@@ -189,7 +189,8 @@ extension RunReport {
     /// however carefully transports redact query strings, and a report is written to disk.
     public func redacting(_ secrets: [String]) -> RunReport {
         guard !secrets.isEmpty else { return self }
-        func clean(_ text: String) -> String { URLRedaction.scrub(text, removing: secrets) }
+        let scrubber = SecretScrubber(secrets)
+        func clean(_ text: String) -> String { scrubber.scrub(text) }
         func cleaned<Provider: ReportedProvider>(_ providers: [Provider]) -> [Provider] {
             providers.map { provider in
                 var provider = provider

@@ -14,9 +14,14 @@ public enum ServeSetup {
                               clock: @escaping @Sendable () -> Date) -> GuideSource {
         let store = SnapshotStore(directory: snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
         let rebuild: (@Sendable () async throws -> RefreshOutcome)? = refresh ? { @Sendable in
-            let summary = try await GuideBuilder.build(configuration: configuration,
-                                                       request: BuildRequest(now: clock(), snapshotDirectory: store.directory))
-            return RefreshOutcome(snapshot: summary.snapshot, requests: summary.timings.mapValues { $0.requests })
+            do {
+                let summary = try await GuideBuilder.build(configuration: configuration,
+                                                           request: BuildRequest(now: clock(), snapshotDirectory: store.directory))
+                return RefreshOutcome(snapshot: summary.snapshot, requests: summary.timings.mapValues { $0.requests })
+            } catch {
+                // The error is shown by /health, which no log handler filters.
+                throw RefreshFailure(description: SecretValues.shared.redact(String(describing: error)))
+            }
         } : nil
         return GuideSource(
             loadLatest: { try store.loadLatest() },
@@ -37,4 +42,9 @@ public enum ServeSetup {
         settings.corsOrigins = corsOrigins.isEmpty ? configuration.server.corsOrigins : corsOrigins
         return settings
     }
+}
+
+/// A failed refresh as the server shows it, with the configuration's secret values removed.
+struct RefreshFailure: Error, CustomStringConvertible {
+    var description: String
 }
