@@ -83,6 +83,18 @@ def summary(part, header, rows):
     return ""
 
 
+def fault_matrix(header, rows):
+    """Faults down, provider types across; each cell the typed error reported (or `accepted`), ✓ when it held."""
+    providers = sorted(set(column(header, rows, "provider")))
+    faults = sorted(set(column(header, rows, "fault")))
+    cells = {}
+    for provider, fault, error, held in zip(column(header, rows, "provider"), column(header, rows, "fault"),
+                                            column(header, rows, "error"), column(header, rows, "held")):
+        kind = error.split(":", 1)[0] if error not in ("", "-") else "accepted"
+        cells[(fault, provider)] = f"{kind} {'✓' if held == 'yes' else '✗'}"
+    return table(["fault"] + providers, [[fault] + [cells.get((fault, p), "") for p in providers] for fault in faults])
+
+
 def main():
     source, target = Path(sys.argv[1]), Path(sys.argv[2])
     out = [
@@ -105,8 +117,12 @@ def main():
         when, seconds, commit = (run.read_text().strip().split("\t") + ["", "", ""])[:3] if run.exists() else ("", "", "")
         line = summary(part, header, rows)
         overview.append([title, line, f"{when} ({seconds} s, `{commit}`)", f"`{command}`"])
-        sections += [line, "", table(header, rows), "",
-                     f"Run {when} at commit `{commit}`, {seconds} s: `{command}`.", ""]
+        sections += [line, ""]
+        if part == "chaos":
+            # Cases run in parallel and finish in any order: sorted, the file diffs cleanly.
+            rows.sort(key=lambda row: (row[0], row[1]))
+            sections += [fault_matrix(header, rows), ""]
+        sections += [table(header, rows), "", f"Run {when} at commit `{commit}`, {seconds} s: `{command}`.", ""]
     out += [table(["part", "result", "run", "command"], overview), ""] + sections
     target.write_text("\n".join(out), encoding="utf-8")
 
