@@ -8,8 +8,10 @@ deps:
 guide: deps
 	swift run -c release tvguide build
 
+# The suite, then the suite again with the clock 50 years ahead in a non-UTC zone (any date, any zone).
 test: deps
 	swift test
+	scripts/test-shifted-clock
 
 bench: deps
 	bench/run.sh

@@ -114,25 +114,22 @@ public struct SnapshotStore: Sendable {
 /// clears such leftovers.
 public enum AtomicFile {
     static let temporarySuffix = ".tmp"
-    /// Longer than any write takes: a temporary file this old was abandoned, whoever wrote it.
-    public static let abandonedAfter: TimeInterval = 600
 
-    /// Temporary files are `.<target>.<pid>.<random>.tmp`. One whose process is gone was left by a
-    /// crash; so was one older than any write takes, whatever its pid says (pids are reused, and a
-    /// container's process is pid 1 on every run), and one without a pid (an older naming). A fresh
-    /// one of a live process is a concurrent write and is left alone.
+    /// Temporary files are `.<target>.<pid>.<random>.tmp`, and their writer holds an exclusive
+    /// `flock` on each from creation to rename. The kernel drops the lock when the writer dies,
+    /// however it dies, so a temporary file whose lock can be taken was abandoned. Neither a clock
+    /// (a jump forward would make a live write look old) nor a pid (reused, and pid 1 in every
+    /// container run) can tell that.
     public static func removeAbandonedTemporaryFiles(in directory: URL) {
-        let now = Date()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
-            let parts = name.split(separator: ".")
-            let pid = parts.count >= 4 ? pid_t(parts[parts.count - 3]) : nil
             let path = directory.appendingPathComponent(name).path
-            let processGone = pid.map { $0 != getpid() && kill($0, 0) == -1 && errno == ESRCH } ?? false
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            if processGone || now.timeIntervalSince(modified ?? now) > abandonedAfter {
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
                 unlink(path)
             }
+            close(fd)
         }
     }
 
@@ -143,7 +140,7 @@ public enum AtomicFile {
     }
 
     /// Replaces `target` with `data`: afterwards it holds the old bytes or all of the new ones.
-    public static func write(_ data: Data, to target: URL) throws(SnapshotError) {
+    public static func write(_ data: Data, to target: URL, retrying: Bool = true) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         let fail = { (operation: String) -> SnapshotError in
             let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())
@@ -152,6 +149,10 @@ public enum AtomicFile {
         }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw fail("create a temporary file for") }
+        // Held until close: while it is, a cleaner in another process leaves the file alone.
+        // Between open and flock a cleaner could still take it; the rename then fails with
+        // ENOENT and the write is retried once below.
+        _ = flock(fd, LOCK_EX)
         let written = data.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }
             var offset = 0
@@ -170,8 +171,13 @@ public enum AtomicFile {
             close(fd)
             throw error
         }
-        guard close(fd) == 0 else { throw fail("write") }
-        guard rename(temporary.path, target.path) == 0 else { throw fail("replace") }
+        guard rename(temporary.path, target.path) == 0 else {
+            let vanished = errno == ENOENT
+            close(fd)
+            if vanished && retrying { return try write(data, to: target, retrying: false) }
+            throw fail("replace")
+        }
+        guard close(fd) == 0 else { throw SnapshotError.io(file: target.path, operation: "write", detail: errnoText()) }
         try syncDirectory(target.deletingLastPathComponent())
     }
 
@@ -184,7 +190,14 @@ public enum AtomicFile {
             try write(data, to: target)
             return
         }
+        let fd = open(temporary.path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { _ = flock(fd, LOCK_EX) }
+        defer { if fd >= 0 { close(fd) } }
         guard rename(temporary.path, target.path) == 0 else {
+            if errno == ENOENT {
+                try write(data, to: target)
+                return
+            }
             let error = SnapshotError.io(file: target.path, operation: "replace", detail: errnoText())
             unlink(temporary.path)
             throw error

@@ -102,10 +102,10 @@ public struct HTTPCache: Sendable {
     }
 
     /// Removes the temporary files of writes a crash cut off, at the first write of a process and
-    /// then at most every `AtomicFile.abandonedAfter`: a long-running server sweeps too, without
-    /// listing a large folder on every write.
+    /// then at most every ten minutes: a long-running server sweeps too, without listing a large
+    /// folder on every write.
     private func sweepIfDue() {
-        guard Self.sweeps.isDue(directory.path, now: Date()) else { return }
+        guard Self.sweeps.isDue(directory.path) else { return }
         AtomicFile.removeAbandonedTemporaryFiles(in: directory)
     }
 
@@ -129,13 +129,16 @@ public struct HTTPCache: Sendable {
 private final class SweepSchedule: @unchecked Sendable {
     // Guards `last`.
     private let lock = NSLock()
-    private var last: [String: Date] = [:]
+    private var last: [String: ContinuousClock.Instant] = [:]
+    private static let interval: Duration = .seconds(600)
 
     /// True, and the sweep counted as done, when `directory` was never swept or not for a while.
-    func isDue(_ directory: String, now: Date) -> Bool {
+    /// Monotonic time: a wall clock stepped back would postpone sweeps indefinitely.
+    func isDue(_ directory: String) -> Bool {
+        let now = ContinuousClock.now
         lock.lock()
         defer { lock.unlock() }
-        if let previous = last[directory], now.timeIntervalSince(previous) < AtomicFile.abandonedAfter { return false }
+        if let previous = last[directory], now - previous < Self.interval { return false }
         last[directory] = now
         return true
     }

@@ -12,14 +12,14 @@ public struct AudienceSetup: Sendable {
     /// Days of rankings the snapshot keeps (`snapshots.audience_days`).
     public var keepDays: Int
 
-    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard) throws(ConfigError) {
+    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
         keepDays = configuration.snapshots.audienceDays
         guard !configuration.audience.isEmpty else {
             chain = nil
             unavailable = []
             return
         }
-        let context = ProviderCatalogue.FactoryContext(transports: TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues), configuration: configuration)
+        let context = ProviderCatalogue.FactoryContext(transports: TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: clock), configuration: configuration)
         var members: [AudienceChainMember] = []
         var unavailable: [UnavailableProvider] = []
         for id in configuration.audience {

@@ -48,8 +48,9 @@ public enum GuideBuilder {
         let window = configuration.timeWindow(now: request.now, from: request.from, to: request.to)
         guard window.to > window.from else { throw BuildError.invalidWindow(from: window.from, to: window.to) }
         let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
-        let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue)
-        let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue)
+        let clock = RunClock(fixedAt: request.now)
+        let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue, clock: clock)
+        let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue, clock: clock)
         let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
 
         let result = await setup.chain.run(window: window, progress: progress)

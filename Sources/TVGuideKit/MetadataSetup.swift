@@ -11,14 +11,14 @@ public struct MetadataSetup: Sendable {
     /// Providers the chains name that cannot run (a missing key), reported as skipped.
     public var unavailable: [UnavailableProvider]
 
-    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard) throws(ConfigError) {
+    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
         let kinds = configuration.metadataKinds.filter { !(configuration.metadata[$0] ?? []).isEmpty }
         guard !kinds.isEmpty else {
             enricher = nil
             unavailable = []
             return
         }
-        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues)
+        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: clock)
         var members: [String: MetadataChainMember] = [:]
         var unavailable: [UnavailableProvider] = []
         var chains: [ProgrammeKind: [MetadataChainMember]] = [:]
@@ -36,7 +36,7 @@ public struct MetadataSetup: Sendable {
             chains[kind] = (configuration.metadata[kind] ?? []).compactMap { members[$0] }
         }
         self.unavailable = unavailable
-        let cache = MetadataLookupCache(directory: configuration.cache.directory, ttl: configuration.cache.ttl)
+        let cache = MetadataLookupCache(directory: configuration.cache.directory, ttl: configuration.cache.ttl, now: clock.reading)
         enricher = MetadataEnricher(chains: chains, cache: cache)
     }
 

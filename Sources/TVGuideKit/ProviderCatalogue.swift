@@ -146,7 +146,8 @@ public struct ProviderCatalogue: Sendable {
             let pin = try options.optionalString("pin").flatMap { $0.isEmpty ? nil : $0 }
             let transport = try transports.transport(for: options, baseURL: baseURL)
             let provider = TheTVDBProvider(id: settings.id, baseURL: baseURL, apiKey: apiKey, pin: pin,
-                                           language: language, fallbackLanguage: fallback, transport: transport)
+                                           language: language, fallbackLanguage: fallback, transport: transport,
+                                           now: transports.clock.reading)
             return .ready(provider, caching: options.caching(fingerprint: "thetvdb \(baseURL.absoluteString) \(language) \(fallback ?? "-")"))
         },
     ]
@@ -199,7 +200,7 @@ public struct ProviderSetup: Sendable {
     public var unused: [String]
 
     public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, now: Date) throws(ConfigError) {
-        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues)
+        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: RunClock(fixedAt: now))
         var members: [GuideChainMember] = []
         var unavailable: [UnavailableProvider] = []
         var timings: [String: ProviderTiming] = [:]

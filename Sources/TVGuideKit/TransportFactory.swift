@@ -24,12 +24,15 @@ public struct TransportFactory: Sendable {
 
     public var cache: HTTPCache
     public var cacheTTL: TimeInterval
+    /// The run's clock, for cache freshness, `Retry-After` dates and providers' token expiry.
+    public var clock: RunClock
 
     /// - Parameter secrets: values the on-disk cache must never hold (the configuration's `environmentValues`).
-    public init(cache: CacheSettings, secrets: [String] = []) {
+    public init(cache: CacheSettings, secrets: [String] = [], clock: RunClock = .wall) {
         self.cache = HTTPCache(directory: cache.directory)
         self.cache.secrets = SecretScrubber(secrets)
         self.cacheTTL = cache.ttl
+        self.clock = clock
     }
 
     public func transport(for options: ProviderOptions, baseURL: URL, bodyLimit: BodyLimit = .jsonAPI) throws(ConfigError) -> any HTTPTransport {
@@ -41,7 +44,7 @@ public struct TransportFactory: Sendable {
             return ReplayTransport(root: recordings, baseURL: baseURL)
         }
         let policy = TransportPolicy(timeout: .milliseconds(Int64(timeout * 1_000)), retries: retries, maxConcurrent: concurrency, maxBodyBytes: maxBody)
-        return LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)))
+        return LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)), now: clock.reading)
     }
 
     /// `max_body: 8MB` (KB, MB, GB or bytes).

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuideCore
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -81,16 +82,18 @@ import Darwin
         let store = scratch.store()
         try store.write(SnapshotSamples.minimal(generatedAt: "2026-10-19T06:00:00Z"))
         let folder = store.directory
-        // A process that no longer exists (pid_max is at most 2^22 on Linux).
+        // Left by a crashed writer: nobody holds its lock.
         let crashed = folder.appendingPathComponent(".latest.json.2147483646.1a2b.tmp")
-        // A live process (this one), but far older than any write takes: pid 1 of a past container run.
-        let stale = folder.appendingPathComponent(".latest.json.\(getpid()).3c4d.tmp")
-        // A live process writing right now.
-        let concurrent = folder.appendingPathComponent(".guide-20261020T060000Z.json.1.5e6f.tmp")
-        for file in [crashed, stale, concurrent] {
+        // Left by pid 1 of a past container run, a pid that is alive again: still nobody's lock.
+        let reusedPid = folder.appendingPathComponent(".latest.json.1.3c4d.tmp")
+        // A live writer, its file's time far in the past as after the clock jumped forward.
+        let concurrent = folder.appendingPathComponent(".guide-20261020T060000Z.json.\(getpid()).5e6f.tmp")
+        for file in [crashed, reusedPid, concurrent] {
             try Data("{\"half\": ".utf8).write(to: file)
         }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)], ofItemAtPath: stale.path)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -40 * 365 * 86_400)], ofItemAtPath: concurrent.path)
+        let writer = try WriterLock(concurrent)
+        defer { writer.release() }
 
         #expect(store.list().map(\.lastPathComponent) == ["guide-20261019T060000Z.json"])
         #expect(try store.loadLatest()?.generatedAt == SnapshotSamples.time("2026-10-19T06:00:00Z"))
@@ -99,6 +102,9 @@ import Darwin
         #expect(try scratch.names(in: store) == [
             concurrent.lastPathComponent, "guide-20261019T060000Z.json", "guide-20261020T060000Z.json", "latest.json",
         ])
+        writer.release()
+        try store.write(SnapshotSamples.minimal(generatedAt: "2026-10-21T06:00:00Z"))
+        #expect(try !scratch.names(in: store).contains(concurrent.lastPathComponent))
     }
 
     @Test func aSuccessfulWriteLeavesNoTemporaryFile() throws {

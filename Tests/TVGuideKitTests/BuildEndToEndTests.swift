@@ -176,6 +176,21 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
     }
 }
 
+extension BuildEndToEndTests {
+    /// `--now` governs token expiry as it governs the window: 76 years ahead, past every recorded
+    /// token's exp, the recorded TheTVDB still logs in once for the whole run.
+    @Test func theRunClockGovernsTheRecordedLogin() async throws {
+        let scratch = try Scratch()
+        try await LoopbackServer.run(unavailable) { base in
+            try scratch.write("providers.yaml", try defaultConfig(miguiatv: base.absoluteString))
+            let run = try await CLI.run(["build", "--now", "2102-11-25T09:00:00Z"], in: scratch.url)
+            #expect(run.status == 0, "\(run.stderr)")
+            let line = run.stdout.split(separator: "\n").first { $0.contains("from recordings; ") && $0.contains("login") }
+            #expect(line?.hasSuffix("; 1 login") == true, "\(run.stdout)")
+        }
+    }
+}
+
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false

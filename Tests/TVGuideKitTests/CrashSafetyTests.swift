@@ -84,23 +84,24 @@ import TestSupport
     }
 
     /// What the kills above leave at random, set up on purpose: the HTTP cache's first write and
-    /// the lookup cache's save clear the temporary files of dead writers and stale ones (older than
-    /// any write, or named before temporary files carried a pid), and keep a live writer's.
+    /// the lookup cache's save clear the temporary files nobody holds the writer's lock on (dead
+    /// writers, whatever their pid or age), and keep a live writer's, however old its file looks.
     @Test func theCachesRemoveTemporaryFilesThatCrashedWritesLeftBehind() async throws {
         let scratch = try Scratch()
         let cache = scratch.file("cache")
         let lookups = cache.appendingPathComponent("metadata")
-        // pid_max is at most 2^22 on Linux: the first writer is gone. pid 1 always runs.
         let dead = ".1a2b.entry.2147483646.1a2b.tmp"
-        let unnamedAndOld = ".3c4d.entry.\(UUID().uuidString).tmp"
+        let unnamed = ".3c4d.entry.\(UUID().uuidString).tmp"
         let live = ".5e6f.entry.1.5e6f.tmp"
+        var writers: [WriterLock] = []
         for folder in [cache, lookups] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for name in [dead, unnamedAndOld, live] {
+            for name in [dead, unnamed, live] {
                 try Data("{\"half\": ".utf8).write(to: folder.appendingPathComponent(name))
             }
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -86_400)],
-                                                  ofItemAtPath: folder.appendingPathComponent(unnamedAndOld).path)
+                                                  ofItemAtPath: folder.appendingPathComponent(live).path)
+            writers.append(try WriterLock(folder.appendingPathComponent(live)))
         }
         let url = try #require(URL(string: "http://127.0.0.1:9/schedule.json"))
         try HTTPCache(directory: cache).store(Data("[]".utf8), for: url, etag: nil, lastModified: nil, contentType: nil, fetchedAt: Date())
@@ -108,6 +109,7 @@ import TestSupport
         #expect(StoreInspection.names(in: cache).filter(StoreInspection.isTemporary) == [live])
         #expect(StoreInspection.names(in: lookups).filter(StoreInspection.isTemporary) == [live])
         #expect(HTTPCache(directory: cache).entry(for: url)?.body == Data("[]".utf8))
+        writers.forEach { $0.release() }
     }
 
     /// Enough channels that latest.json is several megabytes: its write takes milliseconds, not microseconds.

@@ -73,6 +73,18 @@ struct ReplayTests {
         #expect(simpsons.metadata?.providerIDs?["imdb"] == "tt0096697")
     }
 
+    @Test("a replayed login is good for the whole run, whatever the clock says of its exp", arguments: [
+        Date(timeIntervalSince1970: 0), Date(), Date(timeIntervalSince1970: 4_102_444_800 + 76 * 365 * 86_400),
+    ])
+    func replayedLoginOutlivesItsExp(now: Date) async throws {
+        let thetvdb = TheTVDBProvider(id: "thetvdb-recorded", apiKey: nil,
+                                      transport: ReplayTransport(root: Self.recording, baseURL: TheTVDBProvider.defaultBaseURL),
+                                      now: { now })
+        _ = try await thetvdb.lookup(MetadataQuery(kind: .series, title: "Hermanos", year: 2024))
+        _ = try await thetvdb.lookup(MetadataQuery(kind: .series, title: "Hermanos", providerIDs: ["thetvdb": "80200"]))
+        #expect(await thetvdb.reportNotes() == ["2 request(s): 2 from recordings; 1 login"])
+    }
+
     @Test("a request without a recording is notFound, naming the file to add")
     func missingRecording() async throws {
         let thetvdb = Self.replaying(apiKey: "placeholder")

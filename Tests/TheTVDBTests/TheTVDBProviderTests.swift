@@ -381,6 +381,23 @@ struct TokenTests {
         }
     }
 
+    @Test("a token whose exp is already past by this run's clock (a clock set ahead, --now) is kept 28 days, not renewed per request")
+    func clockAheadOfTheServer() async throws {
+        let clock = TestClock()
+        let fake = FakeTheTVDB(Self.dark, tokens: [jwt(exp: clock.now.addingTimeInterval(-40 * 365 * 86_400), id: 1)])
+        let log = RequestLog()
+        try await withFake(fake, log: log) { base in
+            let thetvdb = provider(base, clock: clock)
+            _ = try await thetvdb.lookup(MetadataQuery(kind: .series, title: "Dark"))
+            clock.advance(by: 27 * 86_400)
+            _ = try await thetvdb.lookup(MetadataQuery(kind: .series, title: "Elite", providerIDs: ["thetvdb": "6"]))
+            #expect(await log.count(path: "/v4/login") == 1)
+            clock.advance(by: 86_400)
+            _ = try await thetvdb.lookup(MetadataQuery(kind: .series, title: "Las chicas del cable", providerIDs: ["thetvdb": "8"]))
+            #expect(await log.count(path: "/v4/login") == 2)
+        }
+    }
+
     @Test("a 401 on a GET renews the token once and repeats the request")
     func unauthorizedGET() async throws {
         let fake = FakeTheTVDB(Self.dark)

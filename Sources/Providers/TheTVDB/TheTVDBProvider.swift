@@ -226,7 +226,7 @@ public actor TheTVDBProvider: MetadataProvider {
         guard let value = data?.token, !value.isEmpty else {
             throw ProviderError.malformed("\(URLRedaction.redacted(url)): no token in the answer")
         }
-        let fresh = TheTVDBToken(value, issued: now())
+        let fresh = TheTVDBToken(value, issued: now(), forWholeRun: response.origin == .replay)
         issuedTokens.append(value)
         token = fresh
         return fresh

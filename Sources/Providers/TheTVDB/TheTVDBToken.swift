@@ -10,9 +10,19 @@ struct TheTVDBToken: Sendable, Equatable {
     var expiry: Date
 
     /// `value` expires at its JWT `exp` claim when it has one, else `assumedLifetime` after `issued`.
-    init(_ value: String, issued: Date) {
+    /// A token is never expired at the moment it is issued: an `exp` at or before `issued` means
+    /// this run's clock (`--now`, a clock set decades ahead) disagrees with the server's, so the
+    /// token is kept for `assumedLifetime` instead of asking for a new one on every request.
+    /// A replayed login (`forWholeRun`) is as good as the recording: it never expires.
+    init(_ value: String, issued: Date, forWholeRun: Bool = false) {
         self.value = value
-        expiry = Self.jwtExpiry(value) ?? issued.addingTimeInterval(Self.assumedLifetime)
+        if forWholeRun {
+            expiry = .distantFuture
+        } else if let exp = Self.jwtExpiry(value), exp > issued {
+            expiry = exp
+        } else {
+            expiry = issued.addingTimeInterval(Self.assumedLifetime)
+        }
     }
 
     func isValid(at date: Date) -> Bool { date < expiry }
