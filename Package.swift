@@ -37,6 +37,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // jq (libjq 1.6), the query language of site recipes: filters, string functions, arithmetic.
+        .systemLibrary(
+            name: "CLibJQ",
+            providers: [.apt(["libjq-dev"])]
+        ),
         .target(name: "XMLTV", dependencies: ["GuideCore", "CLibXML2"],
                 path: "Sources/Providers/XMLTV"),
         .target(name: "MiGuiaTV", dependencies: ["GuideCore"],
@@ -46,7 +51,7 @@ let package = Package(
         .target(name: "TheTVDB", dependencies: ["GuideCore"],
                 path: "Sources/Providers/TheTVDB"),
         // Sources defined in providers.yaml: HTML pages scraped with XPath, JSON feeds with a field map.
-        .target(name: "Scrape", dependencies: ["GuideCore", "CLibXML2"],
+        .target(name: "Scrape", dependencies: ["GuideCore", "CLibXML2", "CLibJQ"],
                 path: "Sources/Providers/Scrape"),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
@@ -65,7 +70,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "tvguide", dependencies: [
-            "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer",
+            "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer", "Scrape",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// A position in a configuration file, 1-based as editors show it.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {

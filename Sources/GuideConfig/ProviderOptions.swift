@@ -192,6 +192,16 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
         entries.first { $0.key == key }
     }
 
+    func node(_ key: String) -> ConfigNode? {
+        entry(key)?.value
+    }
+
+    func markRead(_ key: String) {
+        lock.withLock {
+            if !readKeys.contains(key) { readKeys.append(key) }
+        }
+    }
+
     private func read<Value>(_ key: String, _ parse: (ConfigNode) throws(ConfigError) -> Value) throws(ConfigError) -> Value? {
         lock.withLock {
             if !readKeys.contains(key) { readKeys.append(key) }

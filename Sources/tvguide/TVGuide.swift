@@ -14,7 +14,7 @@ struct TVGuide: AsyncParsableCommand {
         (see docs/configuration.md). `tvguide build` runs the chains and writes a snapshot; \
         the other commands read snapshots, and `tvguide serve` serves the guide over HTTP.
         """,
-        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, ServeCommand.self],
+        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, ServeCommand.self, SourcesCommand.self],
         defaultSubcommand: nil
     )
 }

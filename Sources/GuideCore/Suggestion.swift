@@ -1,14 +1,14 @@
 /// "Did you mean" hints for misspelt keys, provider names and types. Hand-written because
 /// neither Foundation nor the package's dependencies offer an edit distance.
-enum Suggestion {
+public enum Suggestion {
     /// ` — did you mean 'x'?` for the closest candidate within a few edits, or "" when none is close.
-    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { " — did you mean '\($0)'?" } ?? ""
     }
 
     /// The candidate nearest to `word`, provided the distance is small for its length (one edit
     /// for short words, up to three for long ones); ties go to the earlier candidate.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {

@@ -1,0 +1,2 @@
+#include <jv.h>
+#include <jq.h>

@@ -1,0 +1,431 @@
+import CLibJQ
+import Foundation
+import GuideCore
+
+/// A jq filter of a site recipe, compiled by libjq 1.6 and run on responses.
+///
+/// Recipes are shared (a catalogue site, a recipe pasted from a forum), so a filter may read
+/// nothing but its input and the variables tvguide gives it: `$ENV`/`env`, `input`/`inputs`,
+/// `input_filename`, `debug`/`stderr`, `import`/`include`, `halt`/`halt_error` and the clock
+/// (`now`, `localtime`, `strflocaltime`) are refused when the recipe is read, so a recipe cannot
+/// carry `TMDB_API_KEY` into a published guide nor depend on the machine it runs on.
+///
+/// Variables are bound through the input, not jq's `--arg`: libjq binds those at compile time,
+/// and compiling (about 20 ms, most of it jq's own builtins) once per response would cost more
+/// than the work. The filter is compiled once as `.[0] as $a | .[1] as $b | … | .[n] | FILTER`
+/// and its states are pooled.
+///
+/// Work per run is bounded: a watchdog halts a run after `limits.time` (jq checks between
+/// instructions, so `def f: f; f` stops too), at most `limits.outputs` results are taken, and
+/// the input is bounded by the transport's body limit. Memory follows from time: jq allocates at
+/// most a few hundred MB a second (docs/sources.md gives the figure measured).
+public final class JQFilter: @unchecked Sendable {
+    // @unchecked: `idle` is only touched under `lock`; a jq state is used by one thread at a time.
+    public struct Limits: Sendable, Hashable {
+        public var time: Duration
+        public var outputs: Int
+
+        public init(time: Duration = .seconds(2), outputs: Int = 200_000) {
+            self.time = time
+            self.outputs = outputs
+        }
+    }
+
+    /// The filter as written in the recipe.
+    public let source: String
+    /// The variables it may use, in the order they are bound (`channel`, `date`, …).
+    public let variables: [String]
+    public let limits: Limits
+    private let program: String
+    private let lock = NSLock()
+    private var idle: [OpaquePointer] = []
+
+    /// Names a recipe may not call: they read the environment, files, other inputs or the clock.
+    static let forbidden: Set<String> = [
+        "env", "$ENV", "input", "inputs", "input_filename", "input_line_number", "debug", "stderr",
+        "import", "include", "modulemeta", "get_search_list", "$__prog_args", "halt", "halt_error",
+        "now", "localtime", "strflocaltime", "get_prog_origin", "get_jq_origin", "$__loc__",
+    ]
+
+    /// Checks the filter and compiles it once; a syntax error or a forbidden name is a `JQError`
+    /// whose message quotes jq's.
+    public init(_ source: String, variables: [String], limits: Limits = Limits()) throws(JQError) {
+        self.source = source
+        self.variables = variables
+        self.limits = limits
+        if let name = Self.forbiddenName(in: source) {
+            throw .forbidden(name: name)
+        }
+        var prelude = ""
+        for (index, name) in variables.enumerated() {
+            prelude += ".[\(index)] as $\(name) | "
+        }
+        // A newline before the closing parenthesis: the recipe's filter may end in a # comment.
+        program = prelude + ".[\(variables.count)] | (\n" + source + "\n)"
+        let state = try compile()
+        give(state)
+    }
+
+    deinit {
+        for state in idle {
+            var pointer: OpaquePointer? = state
+            jq_teardown(&pointer)
+        }
+    }
+
+    /// Runs the filter on `input` with `values` for its variables (missing ones are null), and
+    /// returns every result it gives.
+    public func run(_ input: JQInput, _ values: [String: JQInput] = [:]) throws(JQError) -> [JSONValue] {
+        let state = try take()
+        var arguments = jv_array()
+        for name in variables {
+            guard let value = values[name] else {
+                arguments = jv_array_append(arguments, jv_null())
+                continue
+            }
+            let converted = value.jv()
+            guard jv_is_valid(converted) != 0 else {
+                jv_free(arguments)
+                give(state)
+                throw .input(Self.invalidMessage(converted) + " (in $\(name))")
+            }
+            arguments = jv_array_append(arguments, converted)
+        }
+        let converted = input.jv()
+        guard jv_is_valid(converted) != 0 else {
+            jv_free(arguments)
+            give(state)
+            throw .input(Self.invalidMessage(converted))
+        }
+        arguments = jv_array_append(arguments, converted)
+
+        let watchdog = Watchdog(state: state)
+        DispatchQueue.global().asyncAfter(deadline: .now() + limits.time.timeInterval) { watchdog.fire() }
+        jq_start(state, arguments, 0)
+        var results: [JSONValue] = []
+        var failure: JQError?
+        while true {
+            let next = jq_next(state)
+            if jv_is_valid(next) == 0 {
+                if jq_halted(state) != 0 {
+                    failure = watchdog.fired ? .timeLimit(limits.time) : .runtime("the filter halted")
+                    jv_free(next)
+                } else if jv_invalid_has_msg(jv_copy(next)) != 0 {
+                    failure = .runtime(Self.invalidMessage(next))
+                } else {
+                    jv_free(next)
+                }
+                break
+            }
+            if results.count >= limits.outputs {
+                jv_free(next)
+                failure = .tooManyResults(limits.outputs)
+                break
+            }
+            results.append(JSONValue(consuming: next))
+        }
+        if watchdog.finish() {
+            give(state)
+        } else {
+            // The watchdog halted this state: a halted state is not reused.
+            var pointer: OpaquePointer? = state
+            jq_teardown(&pointer)
+        }
+        if let failure { throw failure }
+        return results
+    }
+
+    // MARK: - States
+
+    private func take() throws(JQError) -> OpaquePointer {
+        if let state = lock.withLock({ idle.popLast() }) { return state }
+        return try compile()
+    }
+
+    private func give(_ state: OpaquePointer) {
+        lock.withLock { idle.append(state) }
+    }
+
+    private func compile() throws(JQError) -> OpaquePointer {
+        guard let state = jq_init() else { throw .runtime("libjq could not start (out of memory)") }
+        let messages = MessageBox()
+        let box = Unmanaged.passRetained(messages)
+        jq_set_error_cb(state, { data, message in
+            guard let data else { jv_free(message); return }
+            let box = Unmanaged<MessageBox>.fromOpaque(data).takeUnretainedValue()
+            box.messages.append(JQFilter.text(of: message))
+        }, box.toOpaque())
+        let compiled = jq_compile(state, program)
+        jq_set_error_cb(state, nil, nil)
+        box.release()
+        guard compiled != 0 else {
+            var pointer: OpaquePointer? = state
+            jq_teardown(&pointer)
+            let lines = messages.messages.map(Self.relocated)
+            throw .syntax(lines.isEmpty ? "jq could not compile the filter" : lines.joined(separator: "; "))
+        }
+        return state
+    }
+
+    /// jq counts lines from the wrapper, whose first line is the prelude.
+    private static func relocated(_ message: String) -> String {
+        guard let range = message.range(of: #"at <top-level>, line (\d+):"#, options: .regularExpression) else { return message }
+        let digits = message[range].filter(\.isNumber)
+        guard let line = Int(digits) else { return message }
+        return message.replacingCharacters(in: range, with: "at line \(max(line - 1, 1)) of the filter:")
+            .replacingOccurrences(of: "jq: error: ", with: "")
+    }
+
+    private final class MessageBox {
+        var messages: [String] = []
+    }
+
+    /// Halts a run that takes too long; `finish` tells whether it did.
+    private final class Watchdog: @unchecked Sendable {
+        // @unchecked: `done` and `fired` are only touched under `lock`.
+        private let lock = NSLock()
+        private let state: OpaquePointer
+        private var done = false
+        private(set) var fired = false
+
+        init(state: OpaquePointer) { self.state = state }
+
+        func fire() {
+            lock.withLock {
+                guard !done else { return }
+                fired = true
+                jq_halt(state, jv_invalid(), jv_string("time limit"))
+            }
+        }
+
+        /// True when the run ended on its own and its state can be reused.
+        func finish() -> Bool {
+            lock.withLock {
+                done = true
+                return !fired
+            }
+        }
+    }
+
+    // MARK: - Checking the filter
+
+    /// The first forbidden name the filter calls, outside string literals (but inside their
+    /// `\(…)` interpolations) and comments; a field (`.env`) or an object key (`{"input": 1}`)
+    /// is not a call.
+    static func forbiddenName(in source: String) -> String? {
+        let characters = Array(source.unicodeScalars)
+        var index = 0
+        // Each open string interpolation remembers the parenthesis depth at which it ends.
+        var interpolations: [Int] = []
+        var depth = 0
+        var inString = false
+        while index < characters.count {
+            let character = characters[index]
+            if inString {
+                if character == "\\", index + 1 < characters.count {
+                    if characters[index + 1] == "(" {
+                        inString = false
+                        depth += 1
+                        interpolations.append(depth)
+                    }
+                    index += 2
+                    continue
+                }
+                if character == "\"" { inString = false }
+                index += 1
+                continue
+            }
+            switch character {
+            case "\"":
+                inString = true
+            case "#":
+                while index < characters.count, characters[index] != "\n" { index += 1 }
+            case "(":
+                depth += 1
+            case ")":
+                if interpolations.last == depth {
+                    interpolations.removeLast()
+                    inString = true
+                }
+                depth -= 1
+            default:
+                guard isNameStart(character) else { break }
+                var end = index + 1
+                while end < characters.count, isNamePart(characters[end]) { end += 1 }
+                let name = String(String.UnicodeScalarView(characters[index..<end]))
+                let previous = characters[..<index].last { $0 != " " && $0 != "\t" && $0 != "\n" }
+                if previous != ".", forbidden.contains(name) { return name }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func isNameStart(_ character: Unicode.Scalar) -> Bool {
+        character == "$" || character == "_" || (character.isASCII && character.properties.isAlphabetic)
+    }
+
+    private static func isNamePart(_ character: Unicode.Scalar) -> Bool {
+        character == "_" || (character.isASCII && (character.properties.isAlphabetic || ("0"..."9").contains(character)))
+    }
+
+    // MARK: - jv helpers
+
+    /// The message of an invalid value, which it consumes.
+    static func invalidMessage(_ value: jv) -> String {
+        let message = jv_invalid_get_msg(value)
+        defer { jv_free(message) }
+        if jv_get_kind(message) == JV_KIND_STRING {
+            return String(cString: jv_string_value(message))
+        }
+        return "invalid value"
+    }
+
+    /// A message jq hands to the error callback (consumed): a string, or an invalid value.
+    static func text(of message: jv) -> String {
+        if jv_get_kind(message) == JV_KIND_STRING {
+            defer { jv_free(message) }
+            return String(cString: jv_string_value(message))
+        }
+        if jv_get_kind(message) == JV_KIND_INVALID {
+            return invalidMessage(message)
+        }
+        let dumped = jv_dump_string(message, 0)
+        defer { jv_free(dumped) }
+        return String(cString: jv_string_value(dumped))
+    }
+}
+
+/// What a filter reads: JSON bytes (parsed by libjq itself, the fast path for responses) or a
+/// value tvguide made.
+public enum JQInput: Sendable {
+    case json(Data)
+    case value(JSONValue)
+
+    /// A new jv the caller owns; invalid (with jq's parse message) when the bytes are not JSON.
+    func jv() -> CLibJQ.jv {
+        switch self {
+        case .json(let data):
+            guard !data.isEmpty else { return jv_invalid_with_msg(jv_string("the response is empty")) }
+            guard data.count < Int(Int32.max) else { return jv_invalid_with_msg(jv_string("the response is too large")) }
+            return data.withUnsafeBytes { raw in
+                raw.baseAddress!.withMemoryRebound(to: CChar.self, capacity: raw.count) { jv_parse_sized($0, Int32(raw.count)) }
+            }
+        case .value(let value):
+            return value.jv()
+        }
+    }
+}
+
+/// Why a filter cannot run, or stopped.
+public enum JQError: Error, Sendable, Hashable, CustomStringConvertible {
+    case syntax(String)
+    case forbidden(name: String)
+    case input(String)
+    case runtime(String)
+    case timeLimit(Duration)
+    case tooManyResults(Int)
+
+    public var description: String {
+        switch self {
+        case .syntax(let message): "jq: \(message)"
+        case .forbidden(let name):
+            "jq: '\(name)' is not available in recipes (a recipe reads only its responses and the variables tvguide gives it: no environment, files, other inputs or clock)"
+        case .input(let message): "the response is not JSON: \(message)"
+        case .runtime(let message): "jq: \(message)"
+        case .timeLimit(let limit): "jq: the filter ran longer than \(limit.timeInterval) s on one response and was stopped"
+        case .tooManyResults(let count): "jq: the filter gave more than \(count) results for one response"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Takes ownership of `value`.
+    init(consuming value: jv) {
+        switch jv_get_kind(value) {
+        case JV_KIND_NULL:
+            jv_free(value)
+            self = .null
+        case JV_KIND_TRUE:
+            jv_free(value)
+            self = .bool(true)
+        case JV_KIND_FALSE:
+            jv_free(value)
+            self = .bool(false)
+        case JV_KIND_NUMBER:
+            let number = jv_number_value(value)
+            jv_free(value)
+            self = .number(number)
+        case JV_KIND_STRING:
+            let length = Int(jv_string_length_bytes(jv_copy(value)))
+            let text = jv_string_value(value).withMemoryRebound(to: UInt8.self, capacity: length) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+            }
+            jv_free(value)
+            self = .string(text)
+        case JV_KIND_ARRAY:
+            let count = Int(jv_array_length(jv_copy(value)))
+            var items: [JSONValue] = []
+            items.reserveCapacity(count)
+            for index in 0..<count {
+                items.append(JSONValue(consuming: jv_array_get(jv_copy(value), Int32(index))))
+            }
+            jv_free(value)
+            self = .array(items)
+        case JV_KIND_OBJECT:
+            var fields: [String: JSONValue] = [:]
+            var iterator = jv_object_iter(value)
+            while jv_object_iter_valid(value, iterator) != 0 {
+                let key = JSONValue(consuming: jv_object_iter_key(value, iterator))
+                let item = JSONValue(consuming: jv_object_iter_value(value, iterator))
+                if case .string(let name) = key { fields[name] = item }
+                iterator = jv_object_iter_next(value, iterator)
+            }
+            jv_free(value)
+            self = .object(fields)
+        default:
+            jv_free(value)
+            self = .null
+        }
+    }
+
+    /// A new jv the caller owns.
+    func jv() -> CLibJQ.jv {
+        switch self {
+        case .null: return jv_null()
+        case .bool(let value): return value ? jv_true() : jv_false()
+        case .number(let value): return jv_number(value)
+        case .string(let text):
+            var text = text
+            return text.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { jv_string_sized($0.baseAddress, Int32($0.count)) }
+            }
+        case .array(let items):
+            var array = jv_array()
+            for item in items { array = jv_array_append(array, item.jv()) }
+            return array
+        case .object(let fields):
+            var object = jv_object()
+            for (key, item) in fields { object = jv_object_set(object, JSONValue.string(key).jv(), item.jv()) }
+            return object
+        }
+    }
+
+    /// Parses JSON text with libjq's parser; nil when it is not JSON.
+    public init?(json data: Data) {
+        let parsed = JQInput.json(data).jv()
+        guard jv_is_valid(parsed) != 0 else {
+            jv_free(parsed)
+            return nil
+        }
+        self.init(consuming: parsed)
+    }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,350 @@
+import Foundation
+import GuideCore
+
+/// A guide read from a site through a `SiteRecipe` (`type: site`, or `site: NAME` from the
+/// catalogue in `sources/`).
+///
+/// For each channel and day of the window (days in the recipe's zone) it makes the recipe's
+/// requests, the same request once for the whole run however many channels and days share it
+/// (a day's page listing every channel is fetched once), reads the items and maps each through
+/// the `programme` filter. A day that fails (a 404, a changed layout) is reported and the other
+/// days are kept, so the chain fills only that gap from the next provider; a channel all of
+/// whose days fail, or whose items query matched nothing on any page, fails as a whole.
+public struct SiteGuideProvider: GuideProvider {
+    /// The most days one schedule fetches; a longer window (`shift_weeks: auto`) is refused.
+    public static let maximumDays = 62
+    /// A start this far from the page's day was misread (milliseconds read as seconds, a wrong format).
+    static let plausibleDistance: TimeInterval = 20 * 365 * 86_400
+
+    public let id: String
+    public let recipe: SiteRecipe
+    private let channelList: [Channel]
+    private let transport: any HTTPTransport
+    private let memo = ResponseMemo()
+    private let tally = SiteTally()
+
+    /// - Parameter channels: the channels to serve, their site ids as `providerIDs[id]`.
+    public init(id: String, recipe: SiteRecipe, channels: [Channel], transport: any HTTPTransport) {
+        self.id = id
+        self.recipe = recipe
+        self.channelList = channels
+        self.transport = transport
+    }
+
+    public func channels() async throws -> [Channel] {
+        channelList
+    }
+
+    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+        let days = try days(in: window)
+        let outcomes = await withTaskGroup(of: (Int, Result<DayResult, any Error>).self) { group in
+            for (index, day) in days.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.read(channel: channel, day: day)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var outcomes: [(Int, Result<DayResult, any Error>)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        var programmes: [Programme] = []
+        var starts: Set<Date> = []
+        var failures: [(Day, any Error)] = []
+        var itemsSeen = 0
+        for (day, outcome) in zip(days, outcomes) {
+            switch outcome {
+            case .success(let result):
+                itemsSeen += result.items
+                for programme in result.programmes where starts.insert(programme.start).inserted {
+                    programmes.append(programme)
+                }
+            case .failure(let error):
+                failures.append((day, error))
+            }
+        }
+        if !failures.isEmpty {
+            await tally.failedDays(failures.map { "\(channel.providerID) \($0.0): \(Self.describe($0.1))" })
+        }
+        if let (day, error) = failures.first, failures.count == days.count {
+            if let providerError = error as? ProviderError { throw providerError.prefixed("\(day): ") }
+            throw error
+        }
+        if itemsSeen == 0, failures.isEmpty {
+            throw ProviderError.malformed("\(recipe.site): the items query \(recipe.itemsDescription) matched nothing on any of the \(days.count) page(s) of channel '\(channel.providerID)': has the site changed?")
+        }
+        programmes.sort { $0.start < $1.start }
+        if let defaultLength = recipe.defaultLength, let last = programmes.indices.last, programmes[last].stop == nil {
+            programmes[last].stop = programmes[last].start.addingTimeInterval(defaultLength)
+        }
+        return programmes.filter { programme in
+            let stop = programme.stop ?? programme.start
+            return stop > window.start && programme.start < window.end
+        }
+    }
+
+    /// Pages, items and programmes read, and the days that failed.
+    public func reportNotes() async -> [String] {
+        await tally.notes
+    }
+
+    private func days(in window: DateInterval) throws -> [Day] {
+        let zone = recipe.timezone
+        let first = Day(window.start, in: zone)
+        guard recipe.requestUsesDate else { return [first] }
+        let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
+        let count = last.days(since: first) + 1
+        guard count <= Self.maximumDays else {
+            throw ProviderError.notConfigured("site \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
+        }
+        return (0..<count).map { first.adding(days: $0) }
+    }
+
+    // MARK: - One channel's day
+
+    public struct DayResult: Sendable {
+        /// In the order the site lists them, not clipped to any window.
+        public var programmes: [Programme]
+        /// Items the items query gave, before mapping.
+        public var items: Int
+        /// The requests made, in order (the first is the main request).
+        public var urls: [URL]
+    }
+
+    /// One channel's page(s) for `day`, read and mapped: what a site test checks.
+    public func read(channel: ChannelRef, day: Day) async throws -> DayResult {
+        let values = templateValues(channel: channel, day: day)
+        let date = Self.dateText(day)
+        let channelObject = channelObject(channel)
+        var details: [String: JSONValue] = [:]
+        var urls: [URL] = []
+        for detail in recipe.details where detail.scope != .programme {
+            let (value, url) = try await fetchDetail(detail, values: values)
+            details[detail.name] = value
+            urls.append(url)
+        }
+        var programmes: [Programme] = []
+        var itemCount = 0
+        var pageURLs: [URL] = []
+        for page in recipe.pages.isEmpty ? [nil] : recipe.pages.map(Optional.some) {
+            var pageValues = values
+            pageValues.page = page
+            let response = try await fetch(recipe.request, values: pageValues)
+            pageURLs.append(response.url)
+            let variables: [String: JQInput] = [
+                "channel": .value(channelObject), "date": .value(.string(date)), "details": .value(.object(details)),
+                "page": .value(page.map(JSONValue.string) ?? .null), "url": .value(.string(response.url.absoluteString)),
+            ]
+            let items = try items(of: response, variables: variables, date: date, channel: channel.providerID)
+            itemCount += items.count
+            var times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
+            let reader = SiteProgrammeReader(channel: channel.id, source: id, base: recipe.baseURL ?? response.url)
+            for (index, item) in items.enumerated() {
+                var itemVariables = variables
+                if recipe.details.contains(where: { $0.scope == .programme }) {
+                    itemVariables["detail"] = .value(try await programmeDetails(for: item, values: values))
+                }
+                let objects: [JSONValue]
+                if let filter = recipe.programme {
+                    do {
+                        objects = try filter.run(.value(item), itemVariables)
+                    } catch {
+                        throw ProviderError.malformed("\(recipe.site): programme filter on item \(index + 1): \(error)")
+                    }
+                } else {
+                    objects = [item]
+                }
+                for object in objects {
+                    do {
+                        let programme = try reader.programme(object, times: &times)
+                        try checkPlausible(programme, day: day)
+                        programmes.append(programme)
+                    } catch let failure as SiteProgrammeReader.Failure {
+                        throw ProviderError.malformed("\(recipe.site): item \(index + 1): \(failure.reason)")
+                    }
+                }
+            }
+        }
+        await tally.add(pages: max(recipe.pages.count, 1), items: itemCount, programmes: programmes.count)
+        return DayResult(programmes: programmes, items: itemCount, urls: pageURLs + urls)
+    }
+
+    private func items(of response: HTTPResponse, variables: [String: JQInput], date: String, channel: String) throws -> [JSONValue] {
+        switch recipe.items {
+        case .jq(let filter):
+            do {
+                return try filter.run(.json(response.body), variables)
+            } catch JQError.input(let message) {
+                throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: URLRedaction.redacted(response.url))
+                    ?? ProviderError.malformed("\(recipe.site): \(URLRedaction.redacted(response.url)) is not JSON: \(message)")
+            } catch {
+                throw ProviderError.malformed("\(recipe.site): items filter: \(error)")
+            }
+        case .page(let spec):
+            return try SitePage.items(response.body, format: recipe.format, contentType: response.headers["content-type"],
+                                      encoding: recipe.encoding, spec: spec, date: date, channel: channel)
+        }
+    }
+
+    private func checkPlausible(_ programme: Programme, day: Day) throws {
+        let middle = Date(timeIntervalSince1970: TimeInterval(CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day) + 43_200))
+        guard abs(programme.start.timeIntervalSince(middle)) > Self.plausibleDistance else { return }
+        let hint: String
+        switch recipe.times {
+        case .unix: hint = "times look like milliseconds? (time_format: unix_ms)"
+        case .unixMilliseconds: hint = "times look like seconds? (time_format: unix)"
+        default: hint = "is time_format right?"
+        }
+        throw SiteProgrammeReader.Failure(reason: "start \(ISOTime.format(programme.start)) of '\(programme.title)' is decades away from the page's day \(day): \(hint)")
+    }
+
+    private func programmeDetails(for item: JSONValue, values: SiteTemplate.Values) async throws -> JSONValue {
+        var fields: [String: JSONValue] = [:]
+        for detail in recipe.details where detail.scope == .programme {
+            guard let keyFilter = detail.key else { continue }
+            let keys: [JSONValue]
+            do {
+                keys = try keyFilter.run(.value(item))
+            } catch {
+                throw ProviderError.malformed("\(recipe.site): details.\(detail.name).key: \(error)")
+            }
+            guard let key = keys.first.flatMap(SiteProgrammeReader.text), !key.isEmpty else {
+                fields[detail.name] = .null
+                continue
+            }
+            var keyed = values
+            keyed.key = key
+            fields[detail.name] = try await fetchDetail(detail, values: keyed).0
+        }
+        return .object(fields)
+    }
+
+    private func fetchDetail(_ detail: SiteRecipe.Detail, values: SiteTemplate.Values) async throws -> (JSONValue, URL) {
+        let url = try url(detail.request, values: values)
+        do {
+            let response = try await fetch(detail.request, values: values)
+            guard let value = JSONValue(json: response.body) else {
+                throw ProviderError.malformed("\(recipe.site): details.\(detail.name): \(URLRedaction.redacted(response.url)) is not JSON")
+            }
+            return (value, url)
+        } catch {
+            guard detail.optional else { throw error }
+            return (.null, url)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func templateValues(channel: ChannelRef, day: Day) -> SiteTemplate.Values {
+        SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), day: day, zone: recipe.timezone)
+    }
+
+    private func channelParts(_ siteID: String) -> [String: String] {
+        guard !recipe.channelParts.isEmpty else { return [:] }
+        let pieces = siteID.split(separator: "#", omittingEmptySubsequences: false).map(String.init)
+        var parts: [String: String] = [:]
+        for (name, piece) in zip(recipe.channelParts, pieces) { parts[name] = piece }
+        return parts
+    }
+
+    private func channelObject(_ channel: ChannelRef) -> JSONValue {
+        var fields: [String: JSONValue] = ["id": .string(channel.providerID), "xmltv_id": .string(channel.id)]
+        if let name = channelList.first(where: { $0.id == channel.id })?.name { fields["name"] = .string(name) }
+        for (part, value) in channelParts(channel.providerID) { fields[part] = .string(value) }
+        return .object(fields)
+    }
+
+    private func url(_ request: SiteRequest, values: SiteTemplate.Values) throws -> URL {
+        let text = request.url.render(values, escaping: true)
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            throw ProviderError.notConfigured("site \(id): '\(text)' is not an http(s) URL")
+        }
+        return url
+    }
+
+    private func fetch(_ request: SiteRequest, values: SiteTemplate.Values) async throws -> HTTPResponse {
+        let url = try url(request, values: values)
+        var headers: [String: String] = [:]
+        for header in request.headers { headers[header.name] = header.value.render(values, escaping: false) }
+        let body = request.body.map { Data($0.render(values, escaping: false).utf8) }
+        let key = "\(request.method) \(url.absoluteString) \(headers.sorted { $0.key < $1.key }) \(body.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+        let transport = transport
+        let requestHeaders = headers
+        return try await memo.response(for: key) {
+            if request.method == "POST" {
+                return try await transport.post(url, headers: requestHeaders, body: body ?? Data())
+            }
+            return try await transport.get(url, headers: requestHeaders)
+        }
+    }
+
+    static func dateText(_ day: Day) -> String {
+        let pad = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(day.year)-\(pad(day.month))-\(pad(day.day))"
+    }
+
+    static func describe(_ error: any Error) -> String {
+        (error as? ProviderError).map { "\($0)" } ?? "\(error)"
+    }
+}
+
+extension SiteRecipe {
+    var itemsDescription: String {
+        switch items {
+        case .jq(let filter): "'\(filter.source.trimmingCharacters(in: .whitespacesAndNewlines))'"
+        case .page(let spec): "'\(spec.xpath)'"
+        }
+    }
+}
+
+extension ProviderError {
+    func prefixed(_ prefix: String) -> ProviderError {
+        switch self {
+        case .malformed(let detail): .malformed(prefix + detail)
+        default: self
+        }
+    }
+}
+
+/// Every distinct request once per provider: concurrent askers share the one in flight.
+private actor ResponseMemo {
+    private var responses: [String: Task<HTTPResponse, any Error>] = [:]
+
+    func response(for key: String, _ fetch: @escaping @Sendable () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        if let known = responses[key] { return try await known.value }
+        let task = Task { try await fetch() }
+        responses[key] = task
+        return try await task.value
+    }
+}
+
+/// What the provider did, for the run report.
+private actor SiteTally {
+    private var pages = 0
+    private var items = 0
+    private var programmes = 0
+    private var failures: [String] = []
+
+    func add(pages: Int, items: Int, programmes: Int) {
+        self.pages += pages
+        self.items += items
+        self.programmes += programmes
+    }
+
+    func failedDays(_ lines: [String]) {
+        failures += lines
+    }
+
+    var notes: [String] {
+        guard pages > 0 || !failures.isEmpty else { return [] }
+        var notes = ["read \(pages) page(s): \(items) item(s), \(programmes) programme(s)"]
+        if !failures.isEmpty {
+            notes.append("\(failures.count) day(s) failed, their gaps left to the next provider: " + failures.prefix(3).joined(separator: "; ")
+                + (failures.count > 3 ? "; … and \(failures.count - 3) more" : ""))
+        }
+        return notes
+    }
+}

@@ -1,0 +1,120 @@
+import CLibXML2
+import Foundation
+import GuideCore
+
+/// The items of an HTML or XML answer, read with XPath 1.0 (libxml2) into JSON objects, so that
+/// pages and JSON answers go through the same `programme` filter.
+///
+/// Each item is a node `items.xpath` selects; each field's XPath is evaluated from it and gives a
+/// string (`string(…)`, `concat(…)`), a number, a boolean, or a node set: no node is null, one
+/// node its text, several a list of texts. Texts are trimmed, their inner whitespace collapsed.
+/// `$date` (`2026-10-25`) and `$channel` (the site id) can be used in every expression, so a
+/// multi-day page picks its day (`//div[@data-day=$date]`). Each evaluation is capped at
+/// `operationLimit` XPath operations, so a recipe cannot make one page cost unbounded time.
+enum SitePage {
+    static let operationLimit: UInt = 50_000_000
+
+    static func items(
+        _ data: Data, format: SiteRecipe.Format, contentType: String?, encoding: PageEncoding?, spec: SiteRecipe.PageItems,
+        date: String, channel: String
+    ) throws(ProviderError) -> [JSONValue] {
+        switch format {
+        case .html:
+            let document = try HTMLDocument(data, contentType: contentType, override: encoding)
+            return try read(document.pointer, spec: spec, date: date, channel: channel)
+        case .xml:
+            _ = LibXML2.initialised
+            guard !data.isEmpty, data.count < Int(Int32.max) else { throw .malformed("the page is empty or too large") }
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_RECOVER.rawValue)
+            let document = data.withUnsafeBytes { raw in
+                raw.baseAddress!.withMemoryRebound(to: CChar.self, capacity: raw.count) { xmlReadMemory($0, Int32(raw.count), nil, nil, options) }
+            }
+            guard let document else { throw .malformed("libxml2 could not parse the answer as XML") }
+            defer { xmlFreeDoc(document) }
+            return try read(document, spec: spec, date: date, channel: channel)
+        case .json:
+            throw .malformed("a JSON answer has no XPath items")
+        }
+    }
+
+    private static func read(_ document: xmlDocPtr, spec: SiteRecipe.PageItems, date: String, channel: String) throws(ProviderError) -> [JSONValue] {
+        guard let context = xmlXPathNewContext(document) else { throw .malformed("libxml2 could not evaluate XPath (out of memory)") }
+        defer { xmlXPathFreeContext(context) }
+        xmlXPathRegisterVariable(context, "date", xmlXPathNewCString(date))
+        xmlXPathRegisterVariable(context, "channel", xmlXPathNewCString(channel))
+        context.pointee.opLimit = operationLimit
+
+        let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
+        var items: [JSONValue] = []
+        for node in try nodes(spec.xpath, at: root, context: context) {
+            var fields: [String: JSONValue] = [:]
+            for field in spec.fields {
+                fields[field.name] = try value(field.xpath, at: node, context: context)
+            }
+            items.append(.object(fields))
+        }
+        return items
+    }
+
+    private static func nodes(_ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> [xmlNodePtr] {
+        let result = try evaluate(expression, at: node, context: context)
+        defer { xmlXPathFreeObject(result) }
+        guard result.pointee.type == XPATH_NODESET else { throw .malformed("items: '\(expression)' gives a value, not nodes") }
+        guard let set = result.pointee.nodesetval else { return [] }
+        return (0..<Int(set.pointee.nodeNr)).compactMap { set.pointee.nodeTab[$0] }
+    }
+
+    private static func value(_ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> JSONValue {
+        let result = try evaluate(expression, at: node, context: context)
+        defer { xmlXPathFreeObject(result) }
+        switch result.pointee.type {
+        case XPATH_NODESET:
+            guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0 else { return .null }
+            let texts = (0..<Int(set.pointee.nodeNr)).compactMap { set.pointee.nodeTab[$0] }.map { JSONValue.string(text(of: $0)) }
+            return texts.count == 1 ? texts[0] : .array(texts)
+        case XPATH_STRING:
+            return .string(collapsed(result.pointee.stringval.map { String(cString: $0) } ?? ""))
+        case XPATH_NUMBER:
+            return result.pointee.floatval.isFinite ? .number(result.pointee.floatval) : .null
+        case XPATH_BOOLEAN:
+            return .bool(result.pointee.boolval != 0)
+        default:
+            return .null
+        }
+    }
+
+    private static func evaluate(_ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> xmlXPathObjectPtr {
+        context.pointee.node = node
+        context.pointee.opCount = 0
+        guard let result = xmlXPathEvalExpression(expression, context) else {
+            if context.pointee.opCount >= operationLimit {
+                throw .malformed("XPath '\(expression)' took more than \(operationLimit) operations on one page and was stopped")
+            }
+            throw .malformed("XPath '\(expression)' could not be evaluated")
+        }
+        return result
+    }
+
+    private static func text(of node: xmlNodePtr) -> String {
+        guard let content = xmlXPathCastNodeToString(node) else { return "" }
+        // libxml2's xmlFree is free() unless a program installs its own allocator, which tvguide
+        // does not; the global function pointer itself is not concurrency-safe to read in Swift 6.
+        defer { free(content) }
+        return collapsed(String(cString: content))
+    }
+
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
+
+/// Checks recipes' XPath when they are read.
+public enum SiteXPath {
+    /// True when libxml2 compiles `expression` as XPath 1.0.
+    public static func isValid(_ expression: String) -> Bool {
+        _ = LibXML2.initialised
+        guard let compiled = xmlXPathCompile(expression) else { return false }
+        xmlXPathFreeCompExpr(compiled)
+        return true
+    }
+}

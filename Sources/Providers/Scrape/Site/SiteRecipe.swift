@@ -1,0 +1,130 @@
+import Foundation
+import GuideCore
+
+/// How to read one site's guide (`type: site` in providers.yaml, or a catalogue folder's
+/// `site.yaml`): which requests to make for a channel and day, how to find the items in each
+/// answer (jq for JSON, XPath for HTML and XML) and how an item becomes a programme (jq). The
+/// reference is docs/sources.md; every part is checked when the recipe is read.
+public struct SiteRecipe: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case json, html, xml
+    }
+
+    /// Where a detail request's answer is used.
+    public enum Scope: String, Sendable, CaseIterable {
+        /// Once per channel (and shared by its days): `$details.NAME`.
+        case channel
+        /// Once per channel and day: `$details.NAME`.
+        case day
+        /// Once per item, its URL built from the item's `key`: `$detail.NAME` in `programme`.
+        case programme
+    }
+
+    /// An extra request whose answer the filters read.
+    public struct Detail: Sendable {
+        public var name: String
+        public var request: SiteRequest
+        public var scope: Scope
+        /// For `programme` scope: a jq filter on the item giving the `{key}` of the request URL.
+        public var key: JQFilter?
+        /// An answer that fails (404, not JSON) is null instead of failing the day.
+        public var optional: Bool
+
+        public init(name: String, request: SiteRequest, scope: Scope, key: JQFilter? = nil, optional: Bool = true) {
+            self.name = name
+            self.request = request
+            self.scope = scope
+            self.key = key
+            self.optional = optional
+        }
+    }
+
+    /// Items of an HTML or XML page: the nodes `xpath` selects, each read into an object whose
+    /// keys are `fields`' names and whose values are the XPath results from the node.
+    public struct PageItems: Sendable {
+        public var xpath: String
+        public var fields: [(name: String, xpath: String)]
+
+        public init(xpath: String, fields: [(name: String, xpath: String)]) {
+            self.xpath = xpath
+            self.fields = fields
+        }
+    }
+
+    public enum Items: Sendable {
+        /// A jq filter on the (JSON) answer giving each item.
+        case jq(JQFilter)
+        /// XPath on an HTML or XML page.
+        case page(PageItems)
+    }
+
+    public var site: String
+    public var format: Format
+    public var request: SiteRequest
+    /// Requests the whole day's pages need (a time slice, a page number): the main request is
+    /// made once per value, `{page}` taking each in turn.
+    public var pages: [String]
+    public var details: [Detail]
+    public var items: Items
+    /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
+    public var programme: JQFilter?
+    public var times: SiteTimeFormat
+    public var timezone: TimeZone
+    /// Names for the parts of a composite site id (`Sydney#ABC1` → `region`, `id`): `{channel.region}`.
+    public var channelParts: [String]
+    /// A stop for a programme that has neither a stop nor a next programme to take one from.
+    public var defaultLength: TimeInterval?
+    /// Days the site lists from today on; days after it are not asked for.
+    public var days: Int?
+    /// The page's encoding when neither the header nor the page says (HTML).
+    public var encoding: PageEncoding?
+    /// What relative image and page URLs resolve against; nil: the answer's own URL.
+    public var baseURL: URL?
+
+    public init(
+        site: String, format: Format, request: SiteRequest, pages: [String] = [], details: [Detail] = [], items: Items,
+        programme: JQFilter?, times: SiteTimeFormat = .iso8601, timezone: TimeZone, channelParts: [String] = [],
+        defaultLength: TimeInterval? = nil, days: Int? = nil, encoding: PageEncoding? = nil, baseURL: URL? = nil
+    ) {
+        self.site = site
+        self.format = format
+        self.request = request
+        self.pages = pages
+        self.details = details
+        self.items = items
+        self.programme = programme
+        self.times = times
+        self.timezone = timezone
+        self.channelParts = channelParts
+        self.defaultLength = defaultLength
+        self.days = days
+        self.encoding = encoding
+        self.baseURL = baseURL
+    }
+
+    /// The variables a filter reads (docs/sources.md): `$channel`, `$date`, `$details`, `$detail`
+    /// (programme scope), `$page`, `$url`.
+    public static let variables = ["channel", "date", "details", "detail", "page", "url"]
+
+    /// True when the main request differs from one day to the next.
+    public var requestUsesDate: Bool { request.usesDate }
+}
+
+/// A request as a recipe writes it: a URL template, a method, headers and a body, all templates.
+public struct SiteRequest: Sendable {
+    public var url: SiteTemplate
+    public var method: String
+    public var headers: [(name: String, value: SiteTemplate)]
+    public var body: SiteTemplate?
+
+    public init(url: SiteTemplate, method: String = "GET", headers: [(name: String, value: SiteTemplate)] = [], body: SiteTemplate? = nil) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+    }
+
+    public var templates: [SiteTemplate] { [url] + headers.map(\.value) + (body.map { [$0] } ?? []) }
+    public var usesDate: Bool { templates.contains(where: \.usesDate) }
+    public var usesChannel: Bool { templates.contains(where: \.usesChannel) }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GuideCore
+
+/// A URL, header or body of a site recipe with placeholders:
+/// - `{channel}`: the channel's site id; `{channel.NAME}`: one part of a composite id, named by
+///   the recipe's `channel_parts` (`Sydney#ABC1` with `[region, id]`: `{channel.region}`);
+/// - `{date:FORMAT}`, `{date+N:FORMAT}`, `{date-N:FORMAT}`: the day asked (N days later or
+///   earlier) in the recipe's time zone, written with `yyyy`, `yy`, `MM`, `M`, `dd`, `d` and
+///   literal separators, or as `{date:unix}` / `{date:unix_ms}`, the day's first instant;
+/// - `{page}`: one of the recipe's `pages`; `{key}`: the item's key (programme details).
+///
+/// In a URL every value is percent-encoded as one path segment or query value; in a header or a
+/// body it is written as is. A template is checked when read, with the position of a fault.
+public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
+    enum Part: Sendable, Hashable {
+        case literal(String)
+        case channel(part: String?)
+        case date(offset: Int, format: DateFormat)
+        case page
+        case key
+    }
+
+    enum DateFormat: Sendable, Hashable {
+        case pattern([DatePiece])
+        case unixSeconds, unixMilliseconds
+    }
+
+    enum DatePiece: Sendable, Hashable {
+        case literal(String)
+        case year4, year2, month2, month1, day2, day1
+    }
+
+    /// What fills a template in.
+    public struct Values: Sendable {
+        public var channel: String
+        public var channelParts: [String: String]
+        public var day: Day
+        public var zone: TimeZone
+        public var page: String?
+        public var key: String?
+
+        public init(channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil) {
+            self.channel = channel
+            self.channelParts = channelParts
+            self.day = day
+            self.zone = zone
+            self.page = page
+            self.key = key
+        }
+    }
+
+    public let description: String
+    let parts: [Part]
+
+    public init(_ text: String, channelParts: [String] = []) throws(SiteTemplateError) {
+        description = text
+        parts = try Self.parse(Array(text), channelParts: channelParts)
+    }
+
+    public var usesDate: Bool { parts.contains { if case .date = $0 { true } else { false } } }
+    public var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
+    public var usesPage: Bool { parts.contains(.page) }
+    public var usesKey: Bool { parts.contains(.key) }
+
+    /// The text for `values`; `escaping` percent-encodes each value (URLs).
+    public func render(_ values: Values, escaping: Bool) -> String {
+        var out = ""
+        func value(_ text: String) {
+            out += escaping ? QueryEncoding.escape(text) : text
+        }
+        for part in parts {
+            switch part {
+            case .literal(let text): out += text
+            case .channel(let name): value(name.map { values.channelParts[$0] ?? "" } ?? values.channel)
+            case .page: value(values.page ?? "")
+            case .key: value(values.key ?? "")
+            case .date(let offset, let format):
+                let day = values.day.adding(days: offset)
+                switch format {
+                case .unixSeconds: out += String(Self.midnight(day, values.zone))
+                case .unixMilliseconds: out += String(Self.midnight(day, values.zone) * 1_000)
+                case .pattern(let pieces):
+                    for piece in pieces {
+                        switch piece {
+                        case .literal(let text): out += text
+                        case .year4: out += Self.padded(day.year, 4)
+                        case .year2: out += Self.padded(((day.year % 100) + 100) % 100, 2)
+                        case .month2: out += Self.padded(day.month, 2)
+                        case .month1: out += String(day.month)
+                        case .day2: out += Self.padded(day.day, 2)
+                        case .day1: out += String(day.day)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The day's first instant in `zone`, in seconds since 1970.
+    static func midnight(_ day: Day, _ zone: TimeZone) -> Int {
+        FeedZone(zone).instants(on: day, second: 0).first ?? CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)
+    }
+
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func parse(_ characters: [Character], channelParts: [String]) throws(SiteTemplateError) -> [Part] {
+        var parts: [Part] = []
+        var literal = ""
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "}" { throw .strayClosingBrace(position: index + 1) }
+            guard character == "{" else {
+                literal.append(character)
+                index += 1
+                continue
+            }
+            guard let close = characters[(index + 1)...].firstIndex(where: { $0 == "}" || $0 == "{" }), characters[close] == "}" else {
+                throw .unclosedBrace(position: index + 1)
+            }
+            if !literal.isEmpty {
+                parts.append(.literal(literal))
+                literal = ""
+            }
+            let name = String(characters[(index + 1)..<close])
+            parts.append(try placeholder(name, position: index + 1, channelParts: channelParts))
+            index = close + 1
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        return parts
+    }
+
+    private static func placeholder(_ name: String, position: Int, channelParts: [String]) throws(SiteTemplateError) -> Part {
+        switch name {
+        case "channel": return .channel(part: nil)
+        case "page": return .page
+        case "key": return .key
+        default: break
+        }
+        if name.hasPrefix("channel.") {
+            let part = String(name.dropFirst("channel.".count))
+            guard channelParts.contains(part) else {
+                throw .unknownChannelPart(part, position: position, known: channelParts)
+            }
+            return .channel(part: part)
+        }
+        guard name.hasPrefix("date") else { throw .unknownPlaceholder(name: name, position: position) }
+        var rest = Substring(name.dropFirst(4))
+        var offset = 0
+        if let sign = rest.first, sign == "+" || sign == "-" {
+            let digits = rest.dropFirst().prefix { $0.isNumber }
+            guard let value = Int(digits) else { throw .unknownPlaceholder(name: name, position: position) }
+            offset = sign == "-" ? -value : value
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        guard rest.hasPrefix(":"), rest.count > 1 else { throw .missingDateFormat(position: position) }
+        let format = rest.dropFirst()
+        switch format {
+        case "unix": return .date(offset: offset, format: .unixSeconds)
+        case "unix_ms": return .date(offset: offset, format: .unixMilliseconds)
+        default:
+            let formatStart = position + name.count - format.count + 1
+            return .date(offset: offset, format: .pattern(try datePieces(Array(format), startingAt: formatStart)))
+        }
+    }
+
+    private static func datePieces(_ format: [Character], startingAt position: Int) throws(SiteTemplateError) -> [DatePiece] {
+        var pieces: [DatePiece] = []
+        var index = 0
+        while index < format.count {
+            let character = format[index]
+            guard character.isLetter else {
+                if case .literal(let text)? = pieces.last {
+                    pieces[pieces.count - 1] = .literal(text + String(character))
+                } else {
+                    pieces.append(.literal(String(character)))
+                }
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < format.count, format[end] == character { end += 1 }
+            switch String(format[index..<end]) {
+            case "yyyy": pieces.append(.year4)
+            case "yy": pieces.append(.year2)
+            case "MM": pieces.append(.month2)
+            case "M": pieces.append(.month1)
+            case "dd": pieces.append(.day2)
+            case "d": pieces.append(.day1)
+            default: throw .unknownDatePattern(pattern: String(format[index..<end]), position: position + index)
+            }
+            index = end
+        }
+        return pieces
+    }
+}
+
+/// Why a template was refused. Positions count characters from 1.
+public enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownPlaceholder(name: String, position: Int)
+    case unknownChannelPart(String, position: Int, known: [String])
+    case unknownDatePattern(pattern: String, position: Int)
+    case missingDateFormat(position: Int)
+    case unclosedBrace(position: Int)
+    case strayClosingBrace(position: Int)
+
+    public var description: String {
+        switch self {
+        case .unknownPlaceholder(let name, let position):
+            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key})"
+        case .unknownChannelPart(let part, let position, let known):
+            "{channel.\(part)} at position \(position) names no part of channel_parts (\(known.isEmpty ? "none are declared" : known.joined(separator: ", ")))"
+        case .unknownDatePattern(let pattern, let position):
+            "unknown date pattern '\(pattern)' at position \(position) (known: yyyy, yy, MM, M, dd, d; or unix, unix_ms)"
+        case .missingDateFormat(let position):
+            "{date} at position \(position) needs a format, as in {date:yyyy-MM-dd}"
+        case .unclosedBrace(let position):
+            "the { at position \(position) is not closed"
+        case .strayClosingBrace(let position):
+            "the } at position \(position) closes no placeholder"
+        }
+    }
+}

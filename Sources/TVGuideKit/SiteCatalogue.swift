@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import GuideConfig
+import GuideCore
+import Scrape
+
+/// The catalogue of site recipes: `sources/<site>/`, one folder per site as iptv-org/epg keeps
+/// `sites/<site>/`:
+/// - `site.yaml`: the recipe (docs/sources.md);
+/// - `*.channels.xml`: the site's channels in iptv-org's format (`site_id` → `xmltv_id`);
+/// - `tests.yaml` and `recordings/`: recorded answers and the programmes expected from them,
+///   which `tvguide sources test` checks field by field.
+public struct SiteCatalogue: Sendable {
+    public static let defaultDirectory = "sources"
+
+    public struct Site: Sendable {
+        public var name: String
+        public var folder: URL
+        public var recipeFile: URL { folder.appendingPathComponent("site.yaml") }
+        public var testsFile: URL { folder.appendingPathComponent("tests.yaml") }
+
+        /// The recipe's own YAML.
+        public func tree() throws(ConfigError) -> YAMLTree {
+            guard let tree = try YAMLTree.load(recipeFile) else {
+                throw .syntax("the recipe is empty", SourceLocation(file: recipeFile, line: 1, column: 1))
+            }
+            guard tree.entries != nil else {
+                throw .invalidValue("a site recipe is a mapping of keys (site, url, items, programme…), got \(tree.shapeDescription)", tree.location)
+            }
+            return tree
+        }
+
+        public func recipe() throws(ConfigError) -> SiteRecipe {
+            let tree = try tree()
+            return try SiteRecipeReader(layers: [tree], location: tree.location).read()
+        }
+
+        /// Every channel of every `*.channels.xml` in the folder, in file order.
+        public func channels() throws -> [SiteChannel] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { $0.hasSuffix(".channels.xml") }.sorted()
+            return try files.flatMap { try SiteChannel.read(folder.appendingPathComponent($0)) }
+        }
+
+        /// A one-line description (`description:` in the recipe).
+        public func summary() -> String {
+            (try? tree())?["description"]?.scalar ?? ""
+        }
+    }
+
+    public var directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The sites, by name.
+    public func sites() -> [Site] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().compactMap { name in
+            let folder = directory.appendingPathComponent(name, isDirectory: true)
+            guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("site.yaml").path) else { return nil }
+            return Site(name: name, folder: folder)
+        }
+    }
+
+    public func site(_ name: String) -> Site? {
+        sites().first { $0.name == name }
+    }
+}
+
+/// One `<channel site="…" site_id="…" xmltv_id="…" lang="…">Name</channel>` of a channels file.
+public struct SiteChannel: Sendable, Hashable {
+    public var siteID: String
+    /// The XMLTV id, without iptv-org's `@feed` suffix (`La1.es@SD` → `La1.es`); nil when empty.
+    public var xmltvID: String?
+    public var name: String
+    public var language: String?
+
+    static func read(_ file: URL) throws -> [SiteChannel] {
+        let data = try Data(contentsOf: file)
+        let reader = ChannelsXMLReader()
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        guard parser.parse() else {
+            throw ConfigError.syntax("not a channels file: \(parser.parserError.map { "\($0.localizedDescription)" } ?? "unreadable XML")",
+                                     SourceLocation(file: file, line: parser.lineNumber, column: parser.columnNumber))
+        }
+        return reader.channels
+    }
+}
+
+private final class ChannelsXMLReader: NSObject, XMLParserDelegate {
+    var channels: [SiteChannel] = []
+    private var current: SiteChannel?
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard elementName == "channel", let siteID = attributes["site_id"] else { return }
+        let xmltv = attributes["xmltv_id"].map { String($0.split(separator: "@", maxSplits: 1).first ?? "") }.flatMap { $0.isEmpty ? nil : $0 }
+        current = SiteChannel(siteID: siteID, xmltvID: xmltv, name: "", language: attributes["lang"])
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        current?.name += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard elementName == "channel", var channel = current else { return }
+        channel.name = channel.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        channels.append(channel)
+        current = nil
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import GuideConfig
+import GuideCore
+import Scrape
+
+/// A site recipe's YAML (a catalogue folder's `site.yaml`, with a provider's options laid over
+/// it, or a `type: site` provider's options alone) → a checked `SiteRecipe`. Every error names
+/// the file, line and column of the value at fault; jq and XPath are compiled here, so `tvguide
+/// validate` and `tvguide sources test` catch them before anything is fetched.
+struct SiteRecipeReader {
+    static let keys = [
+        "site", "description", "country", "timezone", "days", "format", "url", "request", "pages", "channel_parts",
+        "details", "items", "programme", "time_format", "default_length", "encoding", "base_url",
+    ]
+    static let requestKeys = ["url", "method", "headers", "body"]
+    static let detailKeys = requestKeys + ["request", "scope", "key", "optional"]
+
+    /// The recipe's keys, each from the provider's options when it has them, else from the file.
+    let layers: [YAMLTree]
+    /// Where to point when a required key is missing.
+    let location: SourceLocation
+
+    func value(_ key: String) -> YAMLTree? {
+        for layer in layers {
+            if let value = layer[key], !value.isNull { return value }
+        }
+        return nil
+    }
+
+    func read(ignoring ignored: [String] = []) throws(ConfigError) -> SiteRecipe {
+        for layer in layers {
+            for entry in layer.entries ?? [] where !Self.keys.contains(entry.key) && !ignored.contains(entry.key) {
+                throw .unknownKey(key: entry.key, section: "the site recipe", known: Self.keys, entry.keyLocation)
+            }
+        }
+        let site = try string("site") ?? "site"
+        let timezoneName = try string("timezone") ?? "UTC"
+        guard let timezone = TimeZone(identifier: timezoneName) else {
+            throw .invalidValue("timezone: '\(timezoneName)' is not a known time zone (an IANA id such as Europe/Madrid)", at("timezone"))
+        }
+        let formatText = try string("format") ?? "json"
+        guard let format = SiteRecipe.Format(rawValue: formatText) else {
+            throw .invalidValue("format: expected one of json, html, xml, got '\(formatText)'", at("format"))
+        }
+        let channelParts = try list("channel_parts")
+        let request: SiteRequest
+        if let tree = value("request") {
+            if value("url") != nil { throw .invalidValue("give either url or request, not both", at("url")) }
+            request = try Self.request(tree, name: "request", channelParts: channelParts)
+        } else if let url = value("url") {
+            request = try Self.request(url, name: "url", channelParts: channelParts)
+        } else {
+            throw .missingKey(key: "url", section: "the site recipe \(site)", location)
+        }
+        let pages = try list("pages")
+        if !pages.isEmpty, !request.templates.contains(where: \.usesPage) {
+            throw .invalidValue("pages are listed but the request has no {page} placeholder", at("pages"))
+        }
+        let times: SiteTimeFormat
+        let timeFormat = try string("time_format") ?? "iso8601"
+        do {
+            times = try SiteTimeFormat(timeFormat)
+        } catch {
+            throw .invalidValue(error.description, at("time_format"))
+        }
+        var details: [SiteRecipe.Detail] = []
+        if let tree = value("details") {
+            guard let entries = tree.entries else { throw .invalidValue("details: expected a mapping of name → request, got \(tree.shapeDescription)", tree.location) }
+            for entry in entries {
+                details.append(try Self.detail(entry, channelParts: channelParts))
+            }
+        }
+        let items: SiteRecipe.Items
+        guard let itemsTree = value("items") else { throw .missingKey(key: "items", section: "the site recipe \(site)", location) }
+        switch format {
+        case .json:
+            guard let source = itemsTree.scalar else {
+                throw .invalidValue("items: a JSON answer's items are a jq filter (such as '.data.programmes[]'), got \(itemsTree.shapeDescription)", itemsTree.location)
+            }
+            items = .jq(try Self.filter(source, at: itemsTree, name: "items"))
+        case .html, .xml:
+            items = .page(try Self.pageItems(itemsTree))
+        }
+        let programme = try value("programme").map { tree throws(ConfigError) in
+            guard let source = tree.scalar else { throw .invalidValue("programme: expected a jq filter, got \(tree.shapeDescription)", tree.location) }
+            return try Self.filter(source, at: tree, name: "programme")
+        }
+        var encoding: PageEncoding?
+        if let text = try string("encoding"), text != "auto" {
+            guard let named = PageEncoding(label: text) else {
+                throw .invalidValue("encoding: expected auto or one of \(PageEncoding.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'", at("encoding"))
+            }
+            encoding = named
+        }
+        var defaultLength: TimeInterval?
+        if let text = try string("default_length") {
+            guard let seconds = DurationText.parse(text), seconds > 0 else {
+                throw .invalidValue("default_length: '\(text)' is not a duration such as 30m or 1h", at("default_length"))
+            }
+            defaultLength = seconds
+        }
+        var days: Int?
+        if let text = try string("days") {
+            guard let number = Int(text), (1...62).contains(number) else { throw .invalidValue("days: expected a whole number from 1 to 62, got '\(text)'", at("days")) }
+            days = number
+        }
+        var baseURL: URL?
+        if let text = try string("base_url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw .invalidValue("base_url: '\(text)' is not an http(s) URL", at("base_url"))
+            }
+            baseURL = url
+        }
+        return SiteRecipe(site: site, format: format, request: request, pages: pages, details: details, items: items, programme: programme,
+                          times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
+                          encoding: encoding, baseURL: baseURL)
+    }
+
+    // MARK: - Parts
+
+    private func at(_ key: String) -> SourceLocation {
+        value(key)?.location ?? location
+    }
+
+    private func string(_ key: String) throws(ConfigError) -> String? {
+        guard let tree = value(key) else { return nil }
+        guard let text = tree.scalar else { throw .invalidValue("\(key): expected a text, got \(tree.shapeDescription)", tree.location) }
+        return text
+    }
+
+    private func list(_ key: String) throws(ConfigError) -> [String] {
+        guard let tree = value(key) else { return [] }
+        if let text = tree.scalar { return [text] }
+        guard let items = tree.items else { throw .invalidValue("\(key): expected a list, got \(tree.shapeDescription)", tree.location) }
+        var values: [String] = []
+        for item in items {
+            guard let text = item.scalar else { throw .invalidValue("\(key): expected texts, got \(item.shapeDescription)", item.location) }
+            values.append(text)
+        }
+        return values
+    }
+
+    static func request(_ tree: YAMLTree, name: String, channelParts: [String], extraKeys: [String] = []) throws(ConfigError) -> SiteRequest {
+        if let text = tree.scalar {
+            return SiteRequest(url: try template(text, at: tree, name: name, channelParts: channelParts))
+        }
+        guard let entries = tree.entries else { throw .invalidValue("\(name): expected a URL or a mapping with url, method, headers, body", tree.location) }
+        for entry in entries where !requestKeys.contains(entry.key) && !extraKeys.contains(entry.key) {
+            throw .unknownKey(key: entry.key, section: name, known: requestKeys + extraKeys, entry.keyLocation)
+        }
+        guard let urlTree = tree["url"], let urlText = urlTree.scalar else { throw .missingKey(key: "url", section: name, tree.location) }
+        let url = try template(urlText, at: urlTree, name: "\(name).url", channelParts: channelParts)
+        let method = (tree["method"]?.scalar ?? "GET").uppercased()
+        guard ["GET", "POST"].contains(method) else { throw .invalidValue("\(name).method: expected GET or POST, got '\(method)'", tree["method"]?.location ?? tree.location) }
+        var headers: [(name: String, value: SiteTemplate)] = []
+        if let headerTree = tree["headers"] {
+            guard let headerEntries = headerTree.entries else { throw .invalidValue("\(name).headers: expected a mapping of header → value", headerTree.location) }
+            for entry in headerEntries {
+                guard let text = entry.value.scalar else { throw .invalidValue("\(name).headers.\(entry.key): expected a text", entry.value.location) }
+                headers.append((entry.key, try template(text, at: entry.value, name: "\(name).headers.\(entry.key)", channelParts: channelParts)))
+            }
+        }
+        var body: SiteTemplate?
+        if let bodyTree = tree["body"] {
+            guard let text = bodyTree.scalar else { throw .invalidValue("\(name).body: expected a text", bodyTree.location) }
+            guard method == "POST" else { throw .invalidValue("\(name).body: a body needs method: POST", bodyTree.location) }
+            body = try template(text, at: bodyTree, name: "\(name).body", channelParts: channelParts)
+        }
+        return SiteRequest(url: url, method: method, headers: headers, body: body)
+    }
+
+    private static func template(_ text: String, at tree: YAMLTree, name: String, channelParts: [String]) throws(ConfigError) -> SiteTemplate {
+        do {
+            return try SiteTemplate(text, channelParts: channelParts)
+        } catch {
+            throw .invalidValue("\(name): \(error)", tree.location)
+        }
+    }
+
+    private static func detail(_ entry: YAMLTree.Entry, channelParts: [String]) throws(ConfigError) -> SiteRecipe.Detail {
+        let tree = entry.value
+        let name = "details.\(entry.key)"
+        guard tree.entries != nil else {
+            let request = try request(tree, name: name, channelParts: channelParts)
+            return SiteRecipe.Detail(name: entry.key, request: request, scope: request.usesDate ? .day : .channel)
+        }
+        let request = try request(tree, name: name, channelParts: channelParts, extraKeys: ["scope", "key", "optional"])
+        let scope: SiteRecipe.Scope
+        if let scopeTree = tree["scope"] {
+            guard let text = scopeTree.scalar, let known = SiteRecipe.Scope(rawValue: text) else {
+                throw .invalidValue("\(name).scope: expected channel, day or programme, got \(scopeTree.shapeDescription)", scopeTree.location)
+            }
+            scope = known
+        } else {
+            scope = request.templates.contains(where: \.usesKey) ? .programme : request.usesDate ? .day : .channel
+        }
+        var key: JQFilter?
+        if scope == .programme {
+            guard let keyTree = tree["key"], let source = keyTree.scalar else {
+                throw .missingKey(key: "key", section: "\(name) (a programme detail: the jq filter giving each item's {key})", tree.location)
+            }
+            key = try filter(source, at: keyTree, name: "\(name).key")
+        }
+        var optional = true
+        if let optionalTree = tree["optional"] {
+            switch optionalTree.scalar?.lowercased() {
+            case "true", "yes": optional = true
+            case "false", "no": optional = false
+            default: throw .invalidValue("\(name).optional: expected true or false", optionalTree.location)
+            }
+        }
+        return SiteRecipe.Detail(name: entry.key, request: request, scope: scope, key: key, optional: optional)
+    }
+
+    static func filter(_ source: String, at tree: YAMLTree, name: String) throws(ConfigError) -> JQFilter {
+        do {
+            return try JQFilter(source, variables: SiteRecipe.variables)
+        } catch {
+            throw .invalidValue("\(name): \(error)", tree.location)
+        }
+    }
+
+    private static func pageItems(_ tree: YAMLTree) throws(ConfigError) -> SiteRecipe.PageItems {
+        guard tree.entries != nil, let xpathTree = tree["xpath"], let xpath = xpathTree.scalar else {
+            throw .invalidValue("items: a page's items are {xpath: NODES, fields: {name: XPATH, …}}, got \(tree.shapeDescription)", tree.location)
+        }
+        for entry in tree.entries ?? [] where !["xpath", "fields"].contains(entry.key) {
+            throw .unknownKey(key: entry.key, section: "items", known: ["xpath", "fields"], entry.keyLocation)
+        }
+        try checkXPath(xpath, at: xpathTree, name: "items.xpath")
+        var fields: [(name: String, xpath: String)] = []
+        for entry in tree["fields"]?.entries ?? [] {
+            guard let expression = entry.value.scalar else { throw .invalidValue("items.fields.\(entry.key): expected an XPath", entry.value.location) }
+            try checkXPath(expression, at: entry.value, name: "items.fields.\(entry.key)")
+            fields.append((entry.key, expression))
+        }
+        return SiteRecipe.PageItems(xpath: xpath, fields: fields)
+    }
+
+    private static func checkXPath(_ expression: String, at tree: YAMLTree, name: String) throws(ConfigError) {
+        guard SiteXPath.isValid(expression) else {
+            throw .invalidValue("\(name): '\(expression)' is not an XPath 1.0 expression", tree.location)
+        }
+    }
+}
+
+extension YAMLTree {
+    var isNull: Bool {
+        if case .null = value { true } else { false }
+    }
+}

@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import GuideCore
+import Scrape
+import TVGuideKit
+
+struct SourcesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sources",
+        abstract: "The catalogue of site recipes (sources/): list, test and scaffold sites.",
+        discussion: """
+        Each folder of the catalogue is one site: site.yaml (the recipe), its channels \
+        (*.channels.xml), tests.yaml and recordings/. providers.yaml uses a site by name: \
+        `my-guide: { type: site, site: programacion-tv.elpais.com }`. docs/sources.md is the reference.
+        """,
+        subcommands: [List.self, Test.self, New.self]
+    )
+
+    struct CatalogueOption: ParsableArguments {
+        @Option(name: .long, help: ArgumentHelp("The catalogue folder.", valueName: "dir"))
+        var catalogue: String = ProcessInfo.processInfo.environment["TVGUIDE_SOURCES"] ?? SiteCatalogue.defaultDirectory
+
+        var value: SiteCatalogue { SiteCatalogue(directory: URL(fileURLWithPath: catalogue, isDirectory: true)) }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The sites of the catalogue: channels, what their programmes give, and what each is."
+        )
+
+        @OptionGroup var catalogue: CatalogueOption
+
+        func run() throws {
+            let sites = catalogue.value.sites()
+            guard !sites.isEmpty else {
+                printError("error: no sites in \(catalogue.catalogue) (each is a folder with a site.yaml)")
+                throw Exit.invalid
+            }
+            let width = sites.map(\.name.count).max() ?? 0
+            for site in sites {
+                let channels = (try? site.channels().count) ?? 0
+                let gives = SourcesCommand.fieldsGiven(by: site)
+                let name = site.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("\(name)  \(String(channels).leftPadded(5)) channel(s)  \(site.summary())")
+                if !gives.isEmpty { print(String(repeating: " ", count: width + 2) + "gives: " + gives.joined(separator: ", ")) }
+            }
+            print("\(sites.count) site(s)")
+        }
+    }
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run each site's recipe on its recordings and compare with the programmes it expects.",
+            discussion: "Prints each site's fields as passed (✓) or failed (✗) with what differed, then `N passed, M failed`. Exit status 0 when every site passed, 1 when one failed, 2 for a site that does not exist."
+        )
+
+        @OptionGroup var catalogue: CatalogueOption
+
+        @Argument(help: "Sites to test (all when none are named).")
+        var sites: [String] = []
+
+        @Option(help: ArgumentHelp("text or json", valueName: "format"))
+        var format: Format = .text
+
+        enum Format: String, ExpressibleByArgument {
+            case text, json
+        }
+
+        func run() async throws {
+            let catalogue = catalogue.value
+            var chosen: [SiteCatalogue.Site] = []
+            for name in sites {
+                guard let site = catalogue.site(name) else {
+                    printError("error: no site '\(name)' in \(catalogue.directory.relativePath)\(Suggestion.didYouMean(name, among: catalogue.sites().map(\.name)))")
+                    throw Exit.invalid
+                }
+                chosen.append(site)
+            }
+            if sites.isEmpty { chosen = catalogue.sites() }
+            var results: [SiteTests.Result] = []
+            for site in chosen {
+                results.append(await SiteTests.run(site))
+            }
+            switch format {
+            case .json:
+                print(JSONValue.array(results.map(\.json)).jsonText)
+            case .text:
+                let width = results.map(\.site.count).max() ?? 0
+                for result in results {
+                    let fields = result.fields.map { "\($0.passed ? "✓" : "✗") \($0.name)" }.joined(separator: "  ")
+                    print("\(result.passed ? "PASS" : "FAIL")  \(result.site.padding(toLength: width, withPad: " ", startingAt: 0))  \(fields)")
+                    for failure in result.failures.prefix(8) {
+                        print("        \(failure)")
+                    }
+                    if result.failures.count > 8 { print("        … and \(result.failures.count - 8) more") }
+                }
+                let passed = results.filter(\.passed).count
+                print("\(passed) passed, \(results.count - passed) failed")
+            }
+            if results.contains(where: { !$0.passed }) { throw Exit.failed }
+        }
+    }
+
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a site's folder from the template: site.yaml, tests.yaml, a channel list and recordings/.",
+            discussion: "Then record an answer into recordings/, describe it in site.yaml, write what you expect in tests.yaml, and run `tvguide sources test SITE` until it passes (docs/sources.md, \"Add a site in 15 minutes\")."
+        )
+
+        @OptionGroup var catalogue: CatalogueOption
+
+        @Argument(help: "The site's name, usually its host (example.com).")
+        var site: String
+
+        func run() throws {
+            guard !site.isEmpty, site.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) }), !site.hasPrefix(".") else {
+                printError("error: '\(site)' is not a folder name (letters, digits, '-', '.', '_')")
+                throw Exit.invalid
+            }
+            let folder = catalogue.value.directory.appendingPathComponent(site, isDirectory: true)
+            guard !FileManager.default.fileExists(atPath: folder.path) else {
+                printError("error: \(folder.relativePath) exists already")
+                throw Exit.invalid
+            }
+            do {
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent("recordings"), withIntermediateDirectories: true)
+                try SiteTemplateFiles.recipe(site).write(to: folder.appendingPathComponent("site.yaml"), atomically: true, encoding: .utf8)
+                try SiteTemplateFiles.tests(site).write(to: folder.appendingPathComponent("tests.yaml"), atomically: true, encoding: .utf8)
+                try SiteTemplateFiles.channels(site).write(to: folder.appendingPathComponent("\(site).channels.xml"), atomically: true, encoding: .utf8)
+            } catch {
+                printError("error: could not write \(folder.relativePath): \(error.localizedDescription)")
+                throw Exit.invalid
+            }
+            print("made \(folder.relativePath)/: site.yaml, tests.yaml, \(site).channels.xml, recordings/")
+            print("next: save an answer of the site into recordings/, edit site.yaml and tests.yaml, then run `tvguide sources test \(site)`")
+        }
+    }
+
+    /// The programme keys a site's tests expect: what the site gives.
+    static func fieldsGiven(by site: SiteCatalogue.Site) -> [String] {
+        guard let text = try? String(contentsOf: site.testsFile, encoding: .utf8) else { return [] }
+        let keys = ["title", "subtitle", "description", "categories", "images", "credits", "season", "episode", "rating",
+                    "star_rating", "url", "year", "date", "countries", "language", "new", "premiere", "last_chance", "stop"]
+        return keys.filter { text.contains(" \($0):") || text.contains("{ \($0):") || text.contains("{\($0):") }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// What `tvguide sources new` writes.
+enum SiteTemplateFiles {
+    static func recipe(_ site: String) -> String {
+        """
+        # The recipe of \(site). Reference: docs/sources.md.
+        site: \(site)
+        description: "what the site lists (country, channels)"
+        timezone: Europe/Madrid          # the zone of the site's days and of times without an offset
+        format: json                     # json, html or xml
+        # One request per channel and day: {channel} is the site id, {date:yyyy-MM-dd} the day.
+        url: "https://\(site)/guide/{channel}/{date:yyyy-MM-dd}.json"
+        # jq: each item of the answer ($channel.id, $date, $details are there too).
+        items: '.programmes[]'
+        # jq: one item → one programme (start and title required).
+        programme: |
+          {
+            start: .start,
+            stop: .end,
+            title: .title,
+            description: .description
+          }
+        time_format: iso8601             # iso8601, unix, unix_ms or a pattern such as yyyy-MM-dd HH:mm
+
+        """
+    }
+
+    static func tests(_ site: String) -> String {
+        """
+        # What \(site)'s recipe must read from its recordings (`tvguide sources test \(site)`).
+        - channel: "1"                   # a site id from \(site).channels.xml
+          date: 2026-01-01
+          responses:
+            https://\(site)/guide/1/2026-01-01.json: recordings/content.json
+          url: https://\(site)/guide/1/2026-01-01.json
+          count: 1
+          programmes:
+            - start: 2026-01-01T06:00:00Z
+              title: A title
+
+        """
+    }
+
+    static func channels(_ site: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <channels>
+          <channel site="\(site)" site_id="1" lang="es" xmltv_id="La1.es">La 1</channel>
+        </channels>
+
+        """
+    }
+}
