@@ -221,11 +221,18 @@ struct SiteRecipeReader {
     }
 
     private static func pageItems(_ tree: YAMLTree) throws(ConfigError) -> SiteRecipe.PageItems {
+        if let tableTree = tree["table"] {
+            guard let xpath = tableTree.scalar, tree.entries?.count == 1 else {
+                throw .invalidValue("items: a table's items are {table: XPATH}, with nothing else", tree.location)
+            }
+            try checkXPath(xpath, at: tableTree, name: "items.table")
+            return SiteRecipe.PageItems(xpath: xpath, fields: [], isTable: true)
+        }
         guard tree.entries != nil, let xpathTree = tree["xpath"], let xpath = xpathTree.scalar else {
-            throw .invalidValue("items: a page's items are {xpath: NODES, fields: {name: XPATH, …}}, got \(tree.shapeDescription)", tree.location)
+            throw .invalidValue("items: a page's items are {xpath: NODES, fields: {name: XPATH, …}} or {table: XPATH}, got \(tree.shapeDescription)", tree.location)
         }
         for entry in tree.entries ?? [] where !["xpath", "fields"].contains(entry.key) {
-            throw .unknownKey(key: entry.key, section: "items", known: ["xpath", "fields"], entry.keyLocation)
+            throw .unknownKey(key: entry.key, section: "items", known: ["xpath", "fields", "table"], entry.keyLocation)
         }
         try checkXPath(xpath, at: xpathTree, name: "items.xpath")
         var fields: [(name: String, xpath: String)] = []

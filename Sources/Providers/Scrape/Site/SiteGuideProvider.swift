@@ -77,9 +77,6 @@ public struct SiteGuideProvider: GuideProvider {
             throw ProviderError.malformed("\(recipe.site): the items query \(recipe.itemsDescription) matched nothing on any of the \(days.count) page(s) of channel '\(channel.providerID)': has the site changed?")
         }
         programmes.sort { $0.start < $1.start }
-        if let defaultLength = recipe.defaultLength, let last = programmes.indices.last, programmes[last].stop == nil {
-            programmes[last].stop = programmes[last].start.addingTimeInterval(defaultLength)
-        }
         return programmes.filter { programme in
             let stop = programme.stop ?? programme.start
             return stop > window.start && programme.start < window.end
@@ -94,7 +91,7 @@ public struct SiteGuideProvider: GuideProvider {
     private func days(in window: DateInterval) throws -> [Day] {
         let zone = recipe.timezone
         let first = Day(window.start, in: zone)
-        guard recipe.requestUsesDate else { return [first] }
+        guard recipe.readsEachDay else { return [first] }
         let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
         let count = last.days(since: first) + 1
         guard count <= Self.maximumDays else {
@@ -142,6 +139,7 @@ public struct SiteGuideProvider: GuideProvider {
             itemCount += items.count
             var times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
             let reader = SiteProgrammeReader(channel: channel.id, source: id, base: recipe.baseURL ?? response.url)
+            var pageProgrammes: [Programme] = []
             for (index, item) in items.enumerated() {
                 var itemVariables = variables
                 if recipe.details.contains(where: { $0.scope == .programme }) {
@@ -161,15 +159,30 @@ public struct SiteGuideProvider: GuideProvider {
                     do {
                         let programme = try reader.programme(object, times: &times)
                         try checkPlausible(programme, day: day)
-                        programmes.append(programme)
+                        pageProgrammes.append(programme)
                     } catch let failure as SiteProgrammeReader.Failure {
                         throw ProviderError.malformed("\(recipe.site): item \(index + 1): \(failure.reason)")
                     }
                 }
             }
+            programmes += fillingStops(pageProgrammes)
         }
         await tally.add(pages: max(recipe.pages.count, 1), items: itemCount, programmes: programmes.count)
         return DayResult(programmes: programmes, items: itemCount, urls: pageURLs + urls)
+    }
+
+    /// A missing stop is the next programme's start on the page, as the site shows it, and the
+    /// last one's `default_length` after its start.
+    private func fillingStops(_ programmes: [Programme]) -> [Programme] {
+        var filled = programmes
+        for index in filled.indices where filled[index].stop == nil {
+            if index + 1 < filled.count, filled[index + 1].start > filled[index].start {
+                filled[index].stop = filled[index + 1].start
+            } else if index == filled.count - 1, let length = recipe.defaultLength {
+                filled[index].stop = filled[index].start.addingTimeInterval(length)
+            }
+        }
+        return filled
     }
 
     private func items(of response: HTTPResponse, variables: [String: JQInput], date: String, channel: String) throws -> [JSONValue] {

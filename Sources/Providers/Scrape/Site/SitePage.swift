@@ -45,6 +45,10 @@ enum SitePage {
         context.pointee.opLimit = operationLimit
 
         let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
+        if spec.isTable {
+            guard let table = try nodes(spec.xpath, at: root, context: context).first else { return [] }
+            return try tableRows(table, context: context)
+        }
         var items: [JSONValue] = []
         for node in try nodes(spec.xpath, at: root, context: context) {
             var fields: [String: JSONValue] = [:]
@@ -54,6 +58,39 @@ enum SitePage {
             items.append(.object(fields))
         }
         return items
+    }
+
+    /// The rows of `table` as a grid: a cell spanning rows or columns fills each slot it covers.
+    private static func tableRows(_ table: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> [JSONValue] {
+        var grid: [[String?]] = []
+        for (rowIndex, row) in try nodes("tr|thead/tr|tbody/tr|tfoot/tr", at: table, context: context).enumerated() {
+            while grid.count <= rowIndex { grid.append([]) }
+            var column = 0
+            for cell in try nodes("th|td", at: row, context: context) {
+                while column < grid[rowIndex].count, grid[rowIndex][column] != nil { column += 1 }
+                let text = Self.text(of: cell)
+                let rows = max(1, min(Int(attribute(cell, "rowspan")) ?? 1, 500))
+                let columns = max(1, min(Int(attribute(cell, "colspan")) ?? 1, 100))
+                for r in rowIndex..<(rowIndex + rows) {
+                    while grid.count <= r { grid.append([]) }
+                    for c in column..<(column + columns) {
+                        while grid[r].count <= c { grid[r].append(nil) }
+                        grid[r][c] = text
+                    }
+                }
+                column += columns
+            }
+        }
+        let header = grid.first.map { JSONValue.array($0.map { .string($0 ?? "") }) } ?? .array([])
+        return grid.enumerated().map { index, cells in
+            .object(["row": .number(Double(index)), "rows": .number(Double(grid.count)), "cells": .array(cells.map { .string($0 ?? "") }), "header": header])
+        }
+    }
+
+    private static func attribute(_ node: xmlNodePtr, _ name: String) -> String {
+        guard let value = xmlGetProp(node, name) else { return "" }
+        defer { free(value) }
+        return String(cString: value).trimmingCharacters(in: .whitespaces)
     }
 
     private static func nodes(_ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> [xmlNodePtr] {

@@ -41,13 +41,19 @@ public struct SiteRecipe: Sendable {
 
     /// Items of an HTML or XML page: the nodes `xpath` selects, each read into an object whose
     /// keys are `fields`' names and whose values are the XPath results from the node.
+    ///
+    /// With `table`, the items are the rows of the table it selects, laid out as a browser shows
+    /// them (a cell with `rowspan` or `colspan` fills every slot it covers): `{"row": n (from 0),
+    /// "rows": how many, "cells": [texts], "header": [the first row's texts]}`.
     public struct PageItems: Sendable {
         public var xpath: String
         public var fields: [(name: String, xpath: String)]
+        public var isTable: Bool
 
-        public init(xpath: String, fields: [(name: String, xpath: String)]) {
+        public init(xpath: String, fields: [(name: String, xpath: String)], isTable: Bool = false) {
             self.xpath = xpath
             self.fields = fields
+            self.isTable = isTable
         }
     }
 
@@ -106,8 +112,18 @@ public struct SiteRecipe: Sendable {
     /// (programme scope), `$page`, `$url`.
     public static let variables = ["channel", "date", "details", "detail", "page", "url"]
 
-    /// True when the main request differs from one day to the next.
-    public var requestUsesDate: Bool { request.usesDate }
+    /// True when each day needs reading on its own: its request differs from one day to the
+    /// next, or one answer lists several days and the filters pick the day with `$date`. Else
+    /// the one answer is read once, not once per day.
+    public var readsEachDay: Bool {
+        if request.usesDate { return true }
+        var texts = [programme?.source ?? ""]
+        switch items {
+        case .jq(let filter): texts.append(filter.source)
+        case .page(let spec): texts += [spec.xpath] + spec.fields.map(\.xpath)
+        }
+        return texts.contains { $0.contains("$date") }
+    }
 }
 
 /// A request as a recipe writes it: a URL template, a method, headers and a body, all templates.

@@ -36,8 +36,8 @@ public enum SiteTimeFormat: Sendable, Hashable, CustomStringConvertible {
 /// A date-time pattern. Letters: `yyyy` `yy` year, `MM` `M` month, `dd` `d` day, `HH` `H` hour
 /// (0–23; 24–47 mean the next day), `hh` `h` hour with `a` (AM/PM), `mm` `m` minutes, `ss` `s`
 /// seconds, `Z` an offset (`Z`, `+01:00`, `+0100`, `+01`). A number field reads one digit or up
-/// to its letters' count (`HH` reads `6` and `06`); a space matches any run of spaces; anything
-/// else is a literal that must be there.
+/// to its letters' count (`HH` reads `6` and `06`); a space matches any run of spaces; `:` and
+/// `.` match each other; anything else is a literal that must be there.
 public struct SiteTimePattern: Sendable, Hashable {
     enum Piece: Sendable, Hashable {
         case year4, year2, month, day, hour24, hour12, minute, second, ampm, offset
@@ -141,7 +141,11 @@ public struct SiteTimePattern: Sendable, Hashable {
                 guard index < characters.count, characters[index].isWhitespace else { return nil }
                 while index < characters.count, characters[index].isWhitespace { index += 1 }
             case .literal(let literal):
-                guard index < characters.count, characters[index] == literal else { return nil }
+                // Sites mix `12:00` and `12.00` on one page: either separator reads as the other.
+                let separators: Set<Character> = [":", "."]
+                guard index < characters.count,
+                      characters[index] == literal || (separators.contains(literal) && separators.contains(characters[index]))
+                else { return nil }
                 index += 1
             }
         }
