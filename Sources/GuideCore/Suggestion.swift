@@ -24,7 +24,7 @@ public enum Suggestion {
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
     /// neighbours each cost one, so `wnidow` is one edit from `window`.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousRow = [Int](repeating: 0, count: b.count + 1)

@@ -10,7 +10,7 @@ import Scrape
 struct SiteRecipeReader {
     static let keys = [
         "site", "description", "country", "timezone", "days", "format", "url", "request", "pages", "channel_parts",
-        "details", "items", "programme", "time_format", "default_length", "encoding", "base_url",
+        "session", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url",
     ]
     static let requestKeys = ["url", "method", "headers", "body"]
     static let detailKeys = requestKeys + ["request", "scope", "key", "optional"]
@@ -63,12 +63,30 @@ struct SiteRecipeReader {
         } catch {
             throw .invalidValue(error.description, at("time_format"))
         }
+        var session: SiteRecipe.Session?
+        if let tree = value("session") {
+            guard tree.entries != nil, let valueTree = tree["value"], let source = valueTree.scalar else {
+                throw .invalidValue("session: expected {url, method, headers, body, value: JQ} (value: the filter giving the token), got \(tree.shapeDescription)", tree.location)
+            }
+            let request = try Self.request(tree, name: "session", channelParts: channelParts, extraKeys: ["value"])
+            if request.templates.contains(where: \.usesSession) {
+                throw .invalidValue("session: its own request cannot use {session}", tree.location)
+            }
+            session = SiteRecipe.Session(request: request, value: try Self.filter(source, at: valueTree, name: "session.value"))
+        }
         var details: [SiteRecipe.Detail] = []
         if let tree = value("details") {
             guard let entries = tree.entries else { throw .invalidValue("details: expected a mapping of name → request, got \(tree.shapeDescription)", tree.location) }
             for entry in entries {
                 details.append(try Self.detail(entry, channelParts: channelParts))
             }
+        }
+        let templates = request.templates + details.flatMap(\.request.templates)
+        if session == nil, templates.contains(where: \.usesSession) {
+            throw .invalidValue("{session} is used but the recipe has no session request", value("session")?.location ?? at(value("request") != nil ? "request" : "url"))
+        }
+        if request.templates.contains(where: \.usesKey) || details.contains(where: { $0.scope != .programme && $0.request.templates.contains(where: \.usesKey) }) {
+            throw .invalidValue("{key} is only for programme details (scope: programme)", at(value("request") != nil ? "request" : "url"))
         }
         let items: SiteRecipe.Items
         guard let itemsTree = value("items") else { throw .missingKey(key: "items", section: "the site recipe \(site)", location) }
@@ -111,7 +129,7 @@ struct SiteRecipeReader {
             }
             baseURL = url
         }
-        return SiteRecipe(site: site, format: format, request: request, pages: pages, details: details, items: items, programme: programme,
+        return SiteRecipe(site: site, format: format, request: request, pages: pages, session: session, details: details, items: items, programme: programme,
                           times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
                           encoding: encoding, baseURL: baseURL)
     }

@@ -113,11 +113,16 @@ public struct SiteGuideProvider: GuideProvider {
 
     /// One channel's page(s) for `day`, read and mapped: what a site test checks.
     public func read(channel: ChannelRef, day: Day) async throws -> DayResult {
-        let values = templateValues(channel: channel, day: day)
+        var values = templateValues(channel: channel, day: day)
+        var urls: [URL] = []
+        if let session = recipe.session {
+            let (value, url) = try await sessionValue(session, values: values)
+            values.session = value
+            urls.append(url)
+        }
         let date = Self.dateText(day)
         let channelObject = channelObject(channel)
         var details: [String: JSONValue] = [:]
-        var urls: [URL] = []
         for detail in recipe.details where detail.scope != .programme {
             let (value, url) = try await fetchDetail(detail, values: values)
             details[detail.name] = value
@@ -233,6 +238,21 @@ public struct SiteGuideProvider: GuideProvider {
             fields[detail.name] = try await fetchDetail(detail, values: keyed).0
         }
         return .object(fields)
+    }
+
+    /// The session request's value; the request is made once per run (the memo), whoever asks.
+    private func sessionValue(_ session: SiteRecipe.Session, values: SiteTemplate.Values) async throws -> (String, URL) {
+        let response = try await fetch(session.request, values: values)
+        let results: [JSONValue]
+        do {
+            results = try session.value.run(.json(response.body))
+        } catch {
+            throw ProviderError.malformed("\(recipe.site): session: \(error)")
+        }
+        guard let value = results.first.flatMap(SiteProgrammeReader.text), !value.isEmpty else {
+            throw ProviderError.malformed("\(recipe.site): session: the value filter '\(session.value.source)' gave nothing from \(URLRedaction.redacted(response.url))")
+        }
+        return (value, response.url)
     }
 
     private func fetchDetail(_ detail: SiteRecipe.Detail, values: SiteTemplate.Values) async throws -> (JSONValue, URL) {

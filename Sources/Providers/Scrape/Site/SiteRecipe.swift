@@ -57,6 +57,19 @@ public struct SiteRecipe: Sendable {
         }
     }
 
+    /// A first request, made once per run, whose answer gives a value (a token, a cookie) that
+    /// the other requests use as `{session}`.
+    public struct Session: Sendable {
+        public var request: SiteRequest
+        /// A jq filter on the JSON answer giving the value (a text).
+        public var value: JQFilter
+
+        public init(request: SiteRequest, value: JQFilter) {
+            self.request = request
+            self.value = value
+        }
+    }
+
     public enum Items: Sendable {
         /// A jq filter on the (JSON) answer giving each item.
         case jq(JQFilter)
@@ -70,6 +83,7 @@ public struct SiteRecipe: Sendable {
     /// Requests the whole day's pages need (a time slice, a page number): the main request is
     /// made once per value, `{page}` taking each in turn.
     public var pages: [String]
+    public var session: Session?
     public var details: [Detail]
     public var items: Items
     /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
@@ -88,7 +102,7 @@ public struct SiteRecipe: Sendable {
     public var baseURL: URL?
 
     public init(
-        site: String, format: Format, request: SiteRequest, pages: [String] = [], details: [Detail] = [], items: Items,
+        site: String, format: Format, request: SiteRequest, pages: [String] = [], session: Session? = nil, details: [Detail] = [], items: Items,
         programme: JQFilter?, times: SiteTimeFormat = .iso8601, timezone: TimeZone, channelParts: [String] = [],
         defaultLength: TimeInterval? = nil, days: Int? = nil, encoding: PageEncoding? = nil, baseURL: URL? = nil
     ) {
@@ -96,6 +110,7 @@ public struct SiteRecipe: Sendable {
         self.format = format
         self.request = request
         self.pages = pages
+        self.session = session
         self.details = details
         self.items = items
         self.programme = programme

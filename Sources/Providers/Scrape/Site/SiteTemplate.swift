@@ -7,10 +7,12 @@ import GuideCore
 /// - `{date:FORMAT}`, `{date+N:FORMAT}`, `{date-N:FORMAT}`: the day asked (N days later or
 ///   earlier) in the recipe's time zone, written with `yyyy`, `yy`, `MM`, `M`, `dd`, `d` and
 ///   literal separators, or as `{date:unix}` / `{date:unix_ms}`, the day's first instant;
-/// - `{page}`: one of the recipe's `pages`; `{key}`: the item's key (programme details).
+/// - `{page}`: one of the recipe's `pages`; `{key}`: the item's key (programme details);
+///   `{session}`: the value the recipe's `session` request gave (a token).
 ///
-/// In a URL every value is percent-encoded as one path segment or query value; in a header or a
-/// body it is written as is. A template is checked when read, with the position of a fault.
+/// `{{` and `}}` write a literal brace (a JSON body: `{{"channel": "{channel}"}}`). In a URL
+/// every value is percent-encoded as one path segment or query value; in a header or a body it
+/// is written as is. A template is checked when read, with the position of a fault.
 public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case literal(String)
@@ -18,6 +20,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         case date(offset: Int, format: DateFormat)
         case page
         case key
+        case session
     }
 
     enum DateFormat: Sendable, Hashable {
@@ -38,14 +41,16 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         public var zone: TimeZone
         public var page: String?
         public var key: String?
+        public var session: String?
 
-        public init(channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil) {
+        public init(channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil, session: String? = nil) {
             self.channel = channel
             self.channelParts = channelParts
             self.day = day
             self.zone = zone
             self.page = page
             self.key = key
+            self.session = session
         }
     }
 
@@ -61,6 +66,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     public var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
     public var usesPage: Bool { parts.contains(.page) }
     public var usesKey: Bool { parts.contains(.key) }
+    public var usesSession: Bool { parts.contains(.session) }
 
     /// The text for `values`; `escaping` percent-encodes each value (URLs).
     public func render(_ values: Values, escaping: Bool) -> String {
@@ -74,6 +80,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
             case .channel(let name): value(name.map { values.channelParts[$0] ?? "" } ?? values.channel)
             case .page: value(values.page ?? "")
             case .key: value(values.key ?? "")
+            case .session: value(values.session ?? "")
             case .date(let offset, let format):
                 let day = values.day.adding(days: offset)
                 switch format {
@@ -113,6 +120,12 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         var index = 0
         while index < characters.count {
             let character = characters[index]
+            // `{{` and `}}` are literal braces, for JSON bodies.
+            if character == "{" || character == "}", index + 1 < characters.count, characters[index + 1] == character {
+                literal.append(character)
+                index += 2
+                continue
+            }
             if character == "}" { throw .strayClosingBrace(position: index + 1) }
             guard character == "{" else {
                 literal.append(character)
@@ -139,6 +152,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         case "channel": return .channel(part: nil)
         case "page": return .page
         case "key": return .key
+        case "session": return .session
         default: break
         }
         if name.hasPrefix("channel.") {
@@ -211,7 +225,7 @@ public enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
-            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key})"
+            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {session})"
         case .unknownChannelPart(let part, let position, let known):
             "{channel.\(part)} at position \(position) names no part of channel_parts (\(known.isEmpty ? "none are declared" : known.joined(separator: ", ")))"
         case .unknownDatePattern(let pattern, let position):
