@@ -33,7 +33,7 @@ struct SiteRecipeReader {
                 throw .unknownKey(key: entry.key, section: "the site recipe", known: Self.keys, entry.keyLocation)
             }
         }
-        let site = try string("site") ?? "site"
+        let site = try string("site") ?? "(inline)"
         let timezoneName = try string("timezone") ?? "UTC"
         guard let timezone = TimeZone(identifier: timezoneName) else {
             throw .invalidValue("timezone: '\(timezoneName)' is not a known time zone (an IANA id such as Europe/Madrid)", at("timezone"))
@@ -200,6 +200,9 @@ struct SiteRecipeReader {
         let name = "details.\(entry.key)"
         guard tree.entries != nil else {
             let request = try request(tree, name: name, channelParts: channelParts)
+            if request.templates.contains(where: \.usesKey) {
+                throw .missingKey(key: "key", section: "\(name) (a programme detail: write {url, key}, key being the jq filter giving each item's {key})", tree.location)
+            }
             return SiteRecipe.Detail(name: entry.key, request: request, scope: request.usesDate ? .day : .channel)
         }
         let request = try request(tree, name: name, channelParts: channelParts, extraKeys: ["scope", "key", "optional"])

@@ -16,6 +16,9 @@ enum SiteSources {
 
     static func resolve(_ settings: ProviderSettings) throws(ConfigError) -> Resolved {
         let options = settings.options
+        if let unknown = options.unknownKeys(known: Self.options + TransportFactory.options + ["shift_weeks"]) {
+            throw unknown
+        }
         var overrides: [YAMLTree.Entry] = []
         for key in SiteRecipeReader.keys {
             if let tree = options.tree(key) {

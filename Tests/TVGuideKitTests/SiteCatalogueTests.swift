@@ -1,0 +1,183 @@
+import Foundation
+import GuideCore
+import Testing
+import TestSupport
+
+/// The catalogue of site recipes (`sources/`), `tvguide sources`, and `type: site` providers.
+@Suite("Site catalogue")
+struct SiteCatalogueTests {
+    static let repository = Fixtures.root.deletingLastPathComponent()
+    static let catalogue = repository.appendingPathComponent("sources", isDirectory: true)
+
+    @Test("every catalogue site reproduces its recorded test, field by field")
+    func everySitePasses() async throws {
+        let run = try await CLI.run(["sources", "test", "--catalogue", Self.catalogue.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let last = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let passed = Int(last.split(separator: " ").first ?? "") ?? 0
+        #expect(last == "\(passed) passed, 0 failed", "\(run.stdout)")
+        #expect(passed >= 40, "the catalogue holds \(passed) passing sites")
+    }
+
+    @Test("sources test --format json lists {site, passed, fields} per site")
+    func jsonReport() async throws {
+        let run = try await CLI.run(["sources", "test", "--catalogue", Self.catalogue.path, "--format", "json", "programacion-tv.elpais.com"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(report.count == 1)
+        #expect(report.first?["site"] as? String == "programacion-tv.elpais.com")
+        #expect(report.first?["passed"] as? Bool == true)
+        let fields = try #require(report.first?["fields"] as? [String: Bool])
+        #expect(fields["credits"] == true && fields["images"] == true && fields["start"] == true)
+    }
+
+    @Test("a site whose recording no longer matches fails, naming the field and both values")
+    func aChangedSiteFails() async throws {
+        let scratch = try Scratch()
+        let site = scratch.url.appendingPathComponent("programacion-tv.elpais.com")
+        try FileManager.default.copyItem(at: Self.catalogue.appendingPathComponent("programacion-tv.elpais.com"), to: site)
+        let tests = site.appendingPathComponent("tests.yaml")
+        let text = try String(contentsOf: tests, encoding: .utf8).replacingOccurrences(of: "subtitle: París", with: "subtitle: Roma")
+        try Data(text.utf8).write(to: tests)
+        let run = try await CLI.run(["sources", "test", "--catalogue", scratch.url.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("✗ subtitle"))
+        #expect(run.stdout.contains("programme 1 subtitle: expected 'Roma', got \"París\""), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    @Test("sources list names every site with its channels; sources new scaffolds a folder that test runs")
+    func listAndNew() async throws {
+        let list = try await CLI.run(["sources", "list", "--catalogue", Self.catalogue.path])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("programacion-tv.elpais.com"))
+        #expect(list.stdout.contains("gives: "))
+
+        let scratch = try Scratch()
+        let made = try await CLI.run(["sources", "new", "tv.example.org", "--catalogue", scratch.url.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        for file in ["site.yaml", "tests.yaml", "tv.example.org.channels.xml", "recordings"] {
+            #expect(FileManager.default.fileExists(atPath: scratch.file("tv.example.org/\(file)").path), "\(file)")
+        }
+        let test = try await CLI.run(["sources", "test", "--catalogue", scratch.url.path])
+        #expect(test.status == 1)
+        #expect(test.stdout.contains("no recording for https://tv.example.org/guide/1/2026-01-01.json") || test.stdout.contains("recordings/content.json"), "\(test.stdout)")
+        let again = try await CLI.run(["sources", "new", "tv.example.org", "--catalogue", scratch.url.path])
+        #expect(again.status == 2)
+    }
+
+    /// docs/sources.md's tutorial, as written: its answer, recipe, channel line and tests are
+    /// taken from the page and must pass.
+    @Test("the tutorial 'Add a site in 15 minutes' works as written")
+    func tutorial() async throws {
+        let docs = try String(contentsOf: Self.repository.appendingPathComponent("docs/sources.md"), encoding: .utf8)
+        let start = try #require(docs.range(of: "### Add a site in 15 minutes"))
+        let end = try #require(docs.range(of: "### Recipe reference"))
+        let tutorial = String(docs[start.upperBound..<end.lowerBound])
+        let blocks = Self.codeBlocks(in: tutorial)
+        let answer = try #require(blocks.first { $0.language == "json" }?.text)
+        let yamls = blocks.filter { $0.language == "yaml" }.map(\.text)
+        try #require(yamls.count == 2)
+        let channelLine = try #require(tutorial.split(separator: "\n").first { $0.contains("<channel site=") })
+        let channel = String(channelLine[channelLine.range(of: "<channel")!.lowerBound...]).replacingOccurrences(of: "`.", with: "")
+
+        let scratch = try Scratch()
+        try scratch.write("tv.example.com/recordings/la1.json", answer)
+        try scratch.write("tv.example.com/site.yaml", yamls[0])
+        try scratch.write("tv.example.com/tests.yaml", yamls[1])
+        try scratch.write("tv.example.com/tv.example.com.channels.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<channels>\n  \(channel)\n</channels>\n")
+        let run = try await CLI.run(["sources", "test", "--catalogue", scratch.url.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("PASS  tv.example.com"))
+        #expect(run.stdout.contains("✓ images") && run.stdout.contains("✓ episode"))
+    }
+
+    static func codeBlocks(in text: String) -> [(language: String, text: String)] {
+        var blocks: [(String, String)] = []
+        var current: (language: String, lines: [String], indent: Int)?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.drop { $0 == " " }
+            if trimmed.hasPrefix("```") {
+                if let open = current {
+                    blocks.append((open.language, open.lines.joined(separator: "\n") + "\n"))
+                    current = nil
+                } else {
+                    current = (String(trimmed.dropFirst(3)), [], line.count - trimmed.count)
+                }
+            } else if current != nil {
+                current!.lines.append(String(line.dropFirst(min(current!.indent, line.prefix { $0 == " " }.count))))
+            }
+        }
+        return blocks
+    }
+
+    @Test("a catalogue site in providers.yaml, its url overridden to a mirror, builds a guide with credits and images")
+    func siteProviderBuilds() async throws {
+        let scratch = try Scratch()
+        let recordings = Self.catalogue.appendingPathComponent("programacion-tv.elpais.com/recordings")
+        let log = RequestLog()
+        try await LoopbackServer.run(log: log, { request in
+            switch request.path {
+            case "/data/parrilla_04102022.json": .file(recordings.appendingPathComponent("content.json"))
+            case "/data/programas/3.json": .file(recordings.appendingPathComponent("programs.json"))
+            default: .status(404)
+            }
+        }) { base in
+            let host = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+            try scratch.write("providers.yaml", """
+                version: 1
+                window: { past: 1d, days: 2 }
+                cache: { ttl: 0s, dir: cache }
+                snapshots: { dir: snapshots, keep: 2 }
+                channels:
+                  - { id: La1.es, name: La 1 }
+                guide: [elpais]
+                providers:
+                  elpais:
+                    type: site
+                    site: programacion-tv.elpais.com
+                    catalogue: \(Self.catalogue.path)
+                    url: "\(host)/data/parrilla_{date:ddMMyyyy}.json"
+                    details:
+                      programas: "\(host)/data/programas/{channel}.json"
+                """)
+            let run = try await CLI.run(["build", "--from", "2022-10-04T00:00:00+02:00", "--to", "2022-10-05T00:00:00+02:00", "--now", "2022-10-04T12:00:00Z"], in: scratch.url)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("read 1 page(s): 1 item(s), 1 programme(s)"), "\(run.stdout)")
+        }
+        // The day's page is asked for once, the channel's details once.
+        #expect(await log.requests.map(\.path).sorted() == ["/data/parrilla_04102022.json", "/data/programas/3.json"])
+        let snapshot = try SnapshotStore.load(scratch.file("snapshots/latest.json"))
+        let programme = try #require(snapshot.programmes.first)
+        #expect(programme.channel == "La1.es" && programme.title == "Comerse el mundo" && programme.subtitle == "París")
+        #expect(programme.credits?.contains(Credit(role: .presenter, name: "Javier Peña")) == true)
+        #expect(programme.images?.first?.url == "https://programacion-tv.elpais.com/imagenes/programas/2099957.jpg")
+    }
+
+    @Test("recipe errors name the file, line and column of the value at fault", arguments: [
+        ("items: '.[] | select(.id == $channel.id'", "providers.yaml:10:12", "syntax error"),
+        ("items: '.[] | env.TMDB_API_KEY'", "providers.yaml:10:12", "'env' is not available in recipes"),
+        ("itmes: '.[]'", "providers.yaml:10:5", "did you mean 'items'"),
+        ("items: '.[]'\n    time_format: 'YYYY HH'", "providers.yaml:11:18", "unknown letters 'YYYY'"),
+        ("items: '.[]'\n    details: { d: 'https://x.es/{key}' }", "providers.yaml:11:19", "a programme detail"),
+    ])
+    func recipeErrorsAreLocated(line: String, location: String, message: String) async throws {
+        let scratch = try Scratch()
+        try scratch.write("providers.yaml", """
+            version: 1
+            channels:
+              - { id: La1.es, name: La 1, mine: "3" }
+            guide: [mine]
+            providers:
+              mine:
+                type: site
+                timezone: Europe/Madrid
+                url: "https://tv.example.com/{channel}/{date:yyyy-MM-dd}.json"
+                \(line)
+            """)
+        let run = try await CLI.run(["validate"], in: scratch.url)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(location), "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+}
