@@ -117,8 +117,12 @@ public struct ProviderCatalogue: Sendable {
         ) { settings, context throws(ConfigError) in
             let recipe = try ScrapeSources.jsonFeedRecipe(settings)
             let transport = try context.transports.transport(for: settings.options, baseURL: try ScrapeSources.origin(of: recipe.url.description, settings), bodyLimit: .page)
-            return JSONFeedGuideProvider(id: settings.id, recipe: recipe,
-                                         channels: ScrapeSources.channels(for: settings, in: context.configuration), transport: transport)
+            let channels = ScrapeSources.channels(for: settings, in: context.configuration)
+            guard recipe.url.usesChannel || channels.count <= 1 else {
+                throw .invalidValue("url: '\(recipe.url)' has no {channel} placeholder, so it cannot tell the \(channels.count) channels apart",
+                                    settings.options.location(of: "url") ?? settings.location)
+            }
+            return JSONFeedGuideProvider(id: settings.id, recipe: recipe, channels: channels, transport: transport)
         },
         GuideType(
             type: "site", summary: "a site recipe: a catalogue site (site: NAME, sources/) or one written inline, jq for JSON, XPath for HTML",
@@ -243,7 +247,8 @@ public struct ProviderSetup: Sendable {
                 unavailable.append(missing)
                 continue
             }
-            var provider = try type.make(settings, ProviderCatalogue.FactoryContext(transports: transports, configuration: configuration))
+            let timing = ProviderTiming()
+            var provider = try type.make(settings, ProviderCatalogue.FactoryContext(transports: transports.counting(into: timing), configuration: configuration))
             if settings.options.contains("shift_weeks") {
                 let shift: WeekShiftedGuideProvider.Mode = switch try settings.options.weekShift("shift_weeks") {
                 case .auto: .auto
@@ -254,7 +259,7 @@ public struct ProviderSetup: Sendable {
             if let unknown = settings.options.unknownKeys(known: type.options + ["shift_weeks"]) {
                 throw unknown
             }
-            let timed = TimedGuideProvider(inner: provider)
+            let timed = TimedGuideProvider(inner: provider, timing: timing)
             timings[id] = timed.timing
             let channelMap = try type.channelMap?(settings, configuration) ?? configuration.channelMap(forProvider: settings.id, type: settings.type)
             members.append(GuideChainMember(provider: timed, type: settings.type, channelMap: channelMap))

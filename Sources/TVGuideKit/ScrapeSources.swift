@@ -7,7 +7,7 @@ import Scrape
 /// `type: json-feed`, docs/sources.md). Every recipe is checked here, so `tvguide validate`
 /// reports a bad XPath, template or time format before anything is fetched.
 enum ScrapeSources {
-    static let scrapeOptions = ["produces", "url", "encoding", "rows", "fields", "required", "timezone"]
+    static let scrapeOptions = ["produces", "url", "encoding", "rows", "fields", "required", "timezone", "adverts"]
     static let jsonFeedOptions = ["url", "items", "fields", "time_format", "timezone"]
 
     /// The recipe of a `type: scrape` provider, which must produce `expected`.
@@ -48,7 +48,7 @@ enum ScrapeSources {
         let recipe = ScrapeRecipe(
             url: try options.string("url"), encoding: encoding, rows: try options.string("rows"), fields: fields,
             required: try options.stringList("required", default: []), produces: produces,
-            timeZone: try timeZone(options, settings: settings))
+            timeZone: try timeZone(options, settings: settings), skipsAdverts: try adverts(options, settings: settings))
         do {
             try recipe.validate()
         } catch {
@@ -59,26 +59,45 @@ enum ScrapeSources {
 
     static func jsonFeedRecipe(_ settings: ProviderSettings) throws(ConfigError) -> JSONFeedRecipe {
         let options = settings.options
+        let fieldsTree = options.tree("fields")
         var fields: [JSONFeedRecipe.Field: String] = [:]
         for (name, path) in try options.stringMap("fields") {
+            let entry = fieldsTree?.entries?.first { $0.key == name }
             guard let field = JSONFeedRecipe.Field(rawValue: name) else {
-                throw .invalidValue("fields: unknown field '\(name)'; known fields: \(JSONFeedRecipe.Field.allCases.map(\.rawValue).joined(separator: ", "))",
-                                    options.location(of: "fields") ?? settings.location)
+                throw .unknownKey(key: name, section: "fields", known: JSONFeedRecipe.Field.allCases.map(\.rawValue),
+                                  entry?.keyLocation ?? options.location(of: "fields") ?? settings.location)
             }
             fields[field] = path
         }
+        let url: URLTemplate
         do {
-            let recipe = JSONFeedRecipe(
-                url: try URLTemplate(try options.string("url")), items: try options.string("items"), fields: fields,
-                timeFormat: JSONFeedRecipe.TimeFormat(try options.string("time_format", default: "iso8601")),
-                timezone: try options.string("timezone", default: JSONFeedRecipe.defaultTimeZone))
-            try recipe.validate()
-            return recipe
+            url = try URLTemplate(try options.string("url"))
         } catch let error as ConfigError {
             throw error
         } catch {
+            throw .invalidValue("url: \(error)", options.location(of: "url") ?? settings.location)
+        }
+        let recipe = JSONFeedRecipe(
+            url: url, items: try options.string("items"), fields: fields,
+            timeFormat: JSONFeedRecipe.TimeFormat(try options.string("time_format", default: "iso8601")),
+            timezone: try options.string("timezone", default: JSONFeedRecipe.defaultTimeZone))
+        do {
+            try recipe.validate()
+        } catch let error as JSONFeedRecipeError {
+            // Point at the value at fault, not at the provider.
+            let location: SourceLocation? = switch error {
+            case .missingField: options.location(of: "fields")
+            case .badPath(let key, _, _) where key.hasPrefix("fields."):
+                fieldsTree?.entries?.first { "fields.\($0.key)" == key }?.value.location
+            case .badPath: options.location(of: "items")
+            case .badTimeFormat, .clockWithoutDate: options.location(of: "time_format")
+            case .unknownTimeZone: options.location(of: "timezone")
+            }
+            throw .invalidValue("provider '\(settings.id)': \(error)", location ?? settings.location)
+        } catch {
             throw .invalidValue("provider '\(settings.id)': \(error)", settings.location)
         }
+        return recipe
     }
 
     /// The channels a scraped guide serves, under the provider's own ids: those of the channel
@@ -105,6 +124,16 @@ enum ScrapeSources {
             throw .invalidValue("url: '\(template)' does not start with http(s)://host/", settings.options.location(of: "url") ?? settings.location)
         }
         return origin
+    }
+
+    /// `adverts: skip` (the default) or `keep`.
+    private static func adverts(_ options: ProviderOptions, settings: ProviderSettings) throws(ConfigError) -> Bool {
+        switch try options.string("adverts", default: "skip") {
+        case "skip": return true
+        case "keep": return false
+        case let other:
+            throw .invalidValue("adverts: expected skip or keep, got '\(other)'", options.location(of: "adverts") ?? settings.location)
+        }
     }
 
     private static func timeZone(_ options: ProviderOptions, settings: ProviderSettings) throws(ConfigError) -> TimeZone {

@@ -1,11 +1,12 @@
 import Foundation
 import GuideCore
 
-/// Measures how long the chain spent with a provider: wall time from its first request to the
-/// end of its last, and how many requests it got. The CLI prints it; snapshots leave it out.
+/// Measures how long the chain spent with a provider: wall time from its first call to the end
+/// of its last. Its transport counts the HTTP requests it made (`CountingTransport`). The CLI
+/// prints both; snapshots leave them out.
 struct TimedGuideProvider: GuideProvider {
     let inner: any GuideProvider
-    let timing = ProviderTiming()
+    let timing: ProviderTiming
 
     var id: String { inner.id }
 
@@ -25,6 +26,7 @@ struct TimedGuideProvider: GuideProvider {
 actor ProviderTiming {
     private var first: ContinuousClock.Instant?
     private var last: ContinuousClock.Instant?
+    /// HTTP requests made (answers from the on-disk cache are not requests).
     private(set) var requests = 0
 
     var elapsed: Duration {
@@ -45,11 +47,40 @@ actor ProviderTiming {
     }
 
     private func started() {
-        requests += 1
         if first == nil { first = .now }
+    }
+
+    func countRequest() {
+        requests += 1
     }
 
     private func finished() {
         last = .now
+    }
+}
+
+/// A provider's transport, counting the requests that reach the network (a fetch served from
+/// the on-disk cache is not one; a failed one is), so the report says what the server saw.
+struct CountingTransport: HTTPTransport {
+    let inner: any HTTPTransport
+    let timing: ProviderTiming
+
+    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+        try await counted { try await inner.get(url, headers: headers) }
+    }
+
+    func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+        try await counted { try await inner.post(url, headers: headers, body: body) }
+    }
+
+    private func counted(_ request: () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        do {
+            let response = try await request()
+            if response.origin != .cache { await timing.countRequest() }
+            return response
+        } catch {
+            await timing.countRequest()
+            throw error
+        }
     }
 }

@@ -26,6 +26,8 @@ public struct TransportFactory: Sendable {
     public var cacheTTL: TimeInterval
     /// The run's clock, for cache freshness, `Retry-After` dates and providers' token expiry.
     public var clock: RunClock
+    /// Counts the requests of the provider being built, for the run report.
+    var timing: ProviderTiming?
 
     /// - Parameter secrets: values the on-disk cache must never hold (the configuration's `environmentValues`).
     public init(cache: CacheSettings, secrets: [String] = [], clock: RunClock = .wall) {
@@ -40,11 +42,21 @@ public struct TransportFactory: Sendable {
         let retries = try options.int("retries", default: 2, in: 0...10)
         let concurrency = try options.int("concurrency", default: 4, in: 1...64)
         let maxBody = try Self.maxBody(options, default: bodyLimit)
+        let transport: any HTTPTransport
         if let recordings = try options.optionalPath("replay") {
-            return ReplayTransport(root: recordings, baseURL: baseURL)
+            transport = ReplayTransport(root: recordings, baseURL: baseURL)
+        } else {
+            let policy = TransportPolicy(timeout: .milliseconds(Int64(timeout * 1_000)), retries: retries, maxConcurrent: concurrency, maxBodyBytes: maxBody)
+            transport = LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)), now: clock.reading)
         }
-        let policy = TransportPolicy(timeout: .milliseconds(Int64(timeout * 1_000)), retries: retries, maxConcurrent: concurrency, maxBodyBytes: maxBody)
-        return LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)), now: clock.reading)
+        return timing.map { CountingTransport(inner: transport, timing: $0) } ?? transport
+    }
+
+    /// The same factory, its transports counting requests into `timing`.
+    func counting(into timing: ProviderTiming) -> TransportFactory {
+        var copy = self
+        copy.timing = timing
+        return copy
     }
 
     /// `max_body: 8MB` (KB, MB, GB or bytes).

@@ -131,21 +131,36 @@ struct JSONFeedProviderTests {
         #expect(clockAntena3.allSatisfy { $0.categories?.count == 1 })
     }
 
-    @Test("a renamed field or a moved array fails that day as malformed, naming the path and the item")
+    @Test("a renamed field or a moved array fails that day as malformed, naming the path and the item; the other days are kept")
     func changedLayout() async throws {
-        let (la1, antena3, saturday) = try await Self.withFixtureServer { root, transport in
+        let (la1, antena3, notes, saturday) = try await Self.withFixtureServer { root, transport in
             let feed = try Self.provider(root.absoluteString + "changed/guide/{channel}/{date:yyyy-MM-dd}.json", transport: transport)
-            let la1 = await providerError { _ = try await feed.schedule(for: Self.la1, in: Self.weekend) }
-            let antena3 = await providerError { _ = try await feed.schedule(for: Self.antena3, in: Self.weekend) }
+            let la1 = try await feed.schedule(for: Self.la1, in: Self.weekend)
+            let antena3 = try await feed.schedule(for: Self.antena3, in: Self.weekend)
+            let notes = await feed.reportNotes()
             let saturdayOnly = DateInterval(start: JSONFeedTestTime.madrid(2026, 10, 24, 0, offset: 2), end: JSONFeedTestTime.madrid(2026, 10, 25, 0, offset: 2))
-            return (la1, antena3, try await feed.schedule(for: Self.la1, in: saturdayOnly))
+            return (la1, antena3, notes, try await feed.schedule(for: Self.la1, in: saturdayOnly))
         }
+        // Saturday's pages kept the old layout; Sunday's changed, and its gap is left to the next provider.
+        #expect(saturday.count == 14)
+        #expect(la1.map(\.start) == saturday.map(\.start))
+        #expect(antena3.allSatisfy { $0.start < JSONFeedTestTime.madrid(2026, 10, 25, 6, offset: 1) })
+        #expect(notes.contains(
+            "2 day(s) failed, their gaps left to the next provider: la1 malformed response: 2026-10-25: data.programmes[0]: field 'title' (path 'name') is missing: the item has no key 'name' (its keys: begin, end, genre, info, titulo); "
+                + "antena3 malformed response: 2026-10-25: items 'data.programmes' not found: 'data' has no key 'programmes' (its keys: schedule)"), "\(notes)")
+    }
 
+    @Test("a layout changed on every day fails the channel as malformed, naming the day, the path and the item")
+    func changedLayoutEveryDay() async throws {
+        let sundayOnly = DateInterval(start: JSONFeedTestTime.madrid(2026, 10, 25, 0, offset: 2), end: JSONFeedTestTime.madrid(2026, 10, 26, 0, offset: 1))
+        let (la1, antena3) = try await Self.withFixtureServer { root, transport in
+            let feed = try Self.provider(root.absoluteString + "changed/guide/{channel}/{date:yyyy-MM-dd}.json", transport: transport)
+            return (await providerError { _ = try await feed.schedule(for: Self.la1, in: sundayOnly) },
+                    await providerError { _ = try await feed.schedule(for: Self.antena3, in: sundayOnly) })
+        }
         #expect(la1 == .malformed(
             "2026-10-25: data.programmes[0]: field 'title' (path 'name') is missing: the item has no key 'name' (its keys: begin, end, genre, info, titulo)"))
         #expect(antena3 == .malformed("2026-10-25: items 'data.programmes' not found: 'data' has no key 'programmes' (its keys: schedule)"))
-        // Saturday's pages kept the old layout.
-        #expect(saturday.count == 14)
     }
 
     @Test("items that cannot be read are malformed, naming the day, the item and the field", arguments: [
@@ -214,17 +229,32 @@ struct JSONFeedProviderTests {
         ])
     }
 
-    @Test("a day the server does not have fails with the transport's HTTP error")
+    @Test("a day the server does not have (404) leaves its gap and keeps the other days; every day missing is the transport's HTTP error")
     func missingDay() async throws {
         let log = RequestLog()
         let throughMonday = DateInterval(start: Self.weekend.start, end: JSONFeedTestTime.madrid(2026, 10, 27, 0, offset: 1))
-        let (error, root) = try await Self.withFixtureServer(log: log) { root, transport in
+        let mondayOnly = DateInterval(start: JSONFeedTestTime.madrid(2026, 10, 26, 0, offset: 1), end: JSONFeedTestTime.madrid(2026, 10, 27, 0, offset: 1))
+        let (programmes, notes, error, root) = try await Self.withFixtureServer(log: log) { root, transport in
             let feed = try Self.provider(root.absoluteString + "iso/guide/{channel}/{date:yyyy-MM-dd}.json", transport: transport)
-            return (await providerError { _ = try await feed.schedule(for: Self.la1, in: throughMonday) }, root)
+            let programmes = try await feed.schedule(for: Self.la1, in: throughMonday)
+            let notes = await feed.reportNotes()
+            return (programmes, notes, await providerError { _ = try await feed.schedule(for: Self.la1, in: mondayOnly) }, root)
         }
-
+        #expect(!programmes.isEmpty && programmes.allSatisfy { $0.start < JSONFeedTestTime.madrid(2026, 10, 26, 6, offset: 1) })
+        #expect(notes.last == "1 day(s) failed, their gaps left to the next provider: la1 2026-10-26: HTTP 404 from \(root.absoluteString)iso/guide/la1/2026-10-26.json", "\(notes)")
         #expect(error == .http(status: 404, url: root.absoluteString + "iso/guide/la1/2026-10-26.json"))
-        #expect(await log.count == 3)
+        #expect(await log.count == 4)
+    }
+
+    @Test("a field found but never readable (an object where text was expected) says so, not 'renamed'")
+    func foundButUnreadable() async throws {
+        let transport = StaticTransport(#"{"data": {"programmes": [{"begin": "2026-10-24T20:00:00+02:00", "name": "A", "genre": {"name": "Cine"}}]}}"#)
+        let feed = JSONFeedGuideProvider(
+            id: "feed", recipe: JSONFeedRecipe(url: try URLTemplate("http://feed.test/{date:yyyy-MM-dd}/{channel}"), items: "data.programmes",
+                                               fields: [.start: "begin", .title: "name", .category: "genre"]),
+            channels: [], transport: transport)
+        _ = try await feed.schedule(for: Self.la1, in: Self.saturday)
+        #expect(await feed.reportNotes().last == "field 'category' (path 'genre') holds an object in 1 item(s), never a value it can read: point the path at a text inside it")
     }
 
     @Test("pages are the days the window touches in the recipe's time zone")

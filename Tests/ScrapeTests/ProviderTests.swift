@@ -193,6 +193,35 @@ struct ProviderTests {
             #expect(schedules.allSatisfy { $0.map(\.title) == ["Telediario Matinal", "La Hora de La 1", "Telediario 2", "Cine", "La noche en 24h"] })
         }
     }
+
+    @Test("a guide page without a date in its URL is fetched and read once, not once per day of the window")
+    func datelessPage() async throws {
+        let log = RequestLog()
+        try await LoopbackServer.run(log: log, LoopbackServer.serving(directory: Fixtures.url("scrape-cases"))) { root in
+            var recipe = guideRecipe(base: root)
+            recipe.url = root.absoluteString + "guia/{channel}/2026-10-19"
+            let provider = try ScrapeGuideProvider(id: "parrilla", recipe: recipe, channels: [], transport: LiveTransport(policy: .loopbackExact))
+            let week = DateInterval(start: madrid(2026, 10, 19, 6, offset: 2), duration: 7 * 86_400)
+            let programmes = try await provider.schedule(for: ChannelRef(id: "La1.es", providerID: "la1"), in: week)
+            #expect(programmes.map(\.title) == ["Telediario Matinal", "La Hora de La 1", "Telediario 2", "Cine", "La noche en 24h"])
+        }
+        #expect(await log.count == 1)
+    }
+
+    @Test("adverts: keep reads the rows whose cell count differs, which skip leaves out")
+    func advertsKept() async throws {
+        try await LoopbackServer.run(LoopbackServer.serving(directory: Fixtures.url("scrape-cases"))) { root in
+            var recipe = audienceRecipe(base: root)
+            let skipping = try ScrapeAudienceProvider(id: "a", recipe: recipe, transport: LiveTransport(policy: .loopbackExact), resolveChannel: resolveChannel)
+            recipe.skipsAdverts = false
+            let keeping = try ScrapeAudienceProvider(id: "a", recipe: recipe, transport: LiveTransport(policy: .loopbackExact), resolveChannel: resolveChannel)
+            let skipped = await providerError { _ = try await skipping.audiences(on: monday) }
+            #expect(skipped == nil)
+            // The advert row has no rank cell of its own: kept, it cannot be read as a ranking row.
+            let kept = await providerError { _ = try await keeping.audiences(on: monday) }
+            #expect(kept?.malformedDetail?.contains("row") == true, "\(String(describing: kept))")
+        }
+    }
 }
 
 /// Answers every request with the same page.
@@ -209,4 +238,5 @@ struct GuardTransport: GetOnlyTransport {
     func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
         throw ProviderError.notConfigured("unexpected request for \(url)")
     }
+
 }

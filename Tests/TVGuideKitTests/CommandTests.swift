@@ -39,7 +39,7 @@ import TestSupport
         #expect(run.status == 2)
         #expect(run.stderr.contains("providers.yaml:3:"), "\(run.stderr)")
         #expect(run.stderr.contains("unknown provider type 'xmlt'"))
-        #expect(run.stderr.contains("json-feed, miguiatv, scrape, xmltv"))
+        #expect(run.stderr.contains("json-feed, miguiatv, scrape, site, xmltv"))
     }
 
     @Test func anUnknownOptionIsRejectedBeforeAnyFetch() async throws {

@@ -108,6 +108,6 @@ struct MetadataEndToEndTests {
             """)
         let run = try await CLI.run(["validate"], in: scratch.url)
         #expect(run.status == 2)
-        #expect(run.stderr.contains("provider 'tmdb' (type tmdb) gives metadata: it cannot be in guide; types there: json-feed, miguiatv, scrape, xmltv"), "\(run.stderr)")
+        #expect(run.stderr.contains("provider 'tmdb' (type tmdb) gives metadata: it cannot be in guide; types there: json-feed, miguiatv, scrape, site, xmltv"), "\(run.stderr)")
     }
 }

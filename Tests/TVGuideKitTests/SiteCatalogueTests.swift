@@ -144,6 +144,8 @@ struct SiteCatalogueTests {
             let run = try await CLI.run(["build", "--from", "2022-10-04T00:00:00+02:00", "--to", "2022-10-05T00:00:00+02:00", "--now", "2022-10-04T12:00:00Z"], in: scratch.url)
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
             #expect(run.stdout.contains("read 1 page(s): 1 item(s), 1 programme(s)"), "\(run.stdout)")
+            // The report counts the requests the server saw, not the calls the chain made.
+            #expect(run.stdout.contains(", 2 request(s)]"), "\(run.stdout)")
         }
         // The day's page is asked for once, the channel's details once.
         #expect(await log.requests.map(\.path).sorted() == ["/data/parrilla_04102022.json", "/data/programas/3.json"])
@@ -179,5 +181,48 @@ struct SiteCatalogueTests {
         #expect(run.status == 2)
         #expect(run.stderr.contains(location), "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test("validate refuses a json-feed that cannot tell its channels apart, as build would")
+    func jsonFeedWithoutChannel() async throws {
+        let scratch = try Scratch()
+        try scratch.write("providers.yaml", """
+            version: 1
+            channels:
+              - { id: La1.es, name: La 1, feed: la1 }
+              - { id: La2.es, name: La 2, feed: la2 }
+            guide: [feed]
+            providers:
+              feed:
+                type: json-feed
+                url: "http://127.0.0.1:9/guide/{date:yyyy-MM-dd}.json"
+                items: data
+                fields: { start: begin, title: name }
+            """)
+        let run = try await CLI.run(["validate"], in: scratch.url)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("providers.yaml:9:10: url: 'http://127.0.0.1:9/guide/{date:yyyy-MM-dd}.json' has no {channel} placeholder, so it cannot tell the 2 channels apart"), "\(run.stderr)")
+    }
+
+    @Test("an unknown json-feed field is reported at its own line, with a did-you-mean")
+    func jsonFeedUnknownField() async throws {
+        let scratch = try Scratch()
+        try scratch.write("providers.yaml", """
+            version: 1
+            guide: [feed]
+            providers:
+              feed:
+                type: json-feed
+                url: "http://127.0.0.1:9/guide/{date:yyyy-MM-dd}.json"
+                items: data
+                fields:
+                  start: begin
+                  title: name
+                  descripton: info
+            """)
+        let run = try await CLI.run(["validate"], in: scratch.url)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("providers.yaml:11:7:"), "\(run.stderr)")
+        #expect(run.stderr.contains("did you mean 'description'"), "\(run.stderr)")
     }
 }

@@ -50,37 +50,58 @@ public struct JSONFeedGuideProvider: GuideProvider {
             throw ProviderError.notConfigured("json-feed \(id): the url has no {channel} placeholder, so it cannot tell \(channelList.count) channels apart")
         }
         let pages = try pages(in: window, zone: compiled.times.zone.zone, channel: channel.providerID)
-        let bodies = try await fetch(pages.map(\.url))
+        let bodies = await fetch(pages.map(\.url))
 
         var programmes: [Programme] = []
         var starts: Set<Date> = []
         var stats = FeedTally.Counts(fields: compiled.fields.map(\.0))
-        stats.pages = pages.count
-        do {
-            for (page, body) in zip(pages, bodies) {
-                for programme in try read(body, page: page, compiled: compiled, channel: channel.id, stats: &stats) {
-                    if starts.insert(programme.start).inserted { programmes.append(programme) }
-                }
+        var failures: [(Page, ProviderError)] = []
+        for (page, body) in zip(pages, bodies) {
+            // A day that fails (a 404, a page whose layout changed) leaves its gap to the next
+            // provider; the other days are kept. A changed layout fails the channel all the same
+            // when it is every day's.
+            do {
+                let read = try read(try body.get(), page: page, compiled: compiled, channel: channel.id, stats: &stats)
+                stats.pages += 1
+                for programme in read where starts.insert(programme.start).inserted { programmes.append(programme) }
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                failures.append((page, (error as? ProviderError) ?? ProviderError(error)))
             }
-        } catch {
-            await tally.add(stats)
-            throw error
+        }
+        // A malformed page's error names its day already; a transport's names the URL.
+        stats.failedDays = failures.map { page, error in
+            let text = "\(error)"
+            return "\(channel.providerID) " + (text.contains(page.label) || page.label.isEmpty ? text : "\(page.label)\(text)")
         }
         await tally.add(stats)
+        if let (_, error) = failures.first, failures.count == pages.count {
+            throw error
+        }
         return programmes.filter { Self.overlaps($0, window) }.sorted { $0.start < $1.start }
     }
 
     /// Pages fetched, items read, and the hints of a changed layout that did not fail a page.
     public func reportNotes() async -> [String] {
         let counts = await tally.counts
-        guard counts.pages > 0 else { return [] }
+        guard counts.pages > 0 || !counts.failedDays.isEmpty else { return [] }
         var summary = "fetched \(counts.pages) page(s), read \(counts.rows) item(s)"
         if counts.emptyPages > 0 { summary += "; \(counts.emptyPages) page(s) had no items" }
         var notes = [summary]
         if counts.rows > 0 {
             for field in counts.fields where counts.present[field, default: 0] == 0 {
-                notes.append("field '\(field)' (path '\(recipe.fields[field] ?? "")') was in none of the \(counts.rows) item(s): renamed in the feed?")
+                let path = recipe.fields[field] ?? ""
+                if let kind = counts.unreadable[field] {
+                    notes.append("field '\(field)' (path '\(path)') holds \(kind) in \(counts.found[field, default: 0]) item(s), never a value it can read: point the path at a text inside it")
+                } else {
+                    notes.append("field '\(field)' (path '\(path)') was in none of the \(counts.rows) item(s): renamed in the feed?")
+                }
             }
+        }
+        if !counts.failedDays.isEmpty {
+            notes.append("\(counts.failedDays.count) day(s) failed, their gaps left to the next provider: " + counts.failedDays.prefix(3).joined(separator: "; ")
+                + (counts.failedDays.count > 3 ? "; … and \(counts.failedDays.count - 3) more" : ""))
         }
         return notes
     }
@@ -117,10 +138,9 @@ public struct JSONFeedGuideProvider: GuideProvider {
         return url
     }
 
-    /// The bodies in the order of `urls`. Every fetch is awaited, so that the error thrown is that
-    /// of the earliest page in day order, not of whichever page happened to fail first.
-    private func fetch(_ urls: [URL]) async throws -> [Data] {
-        let results = await withTaskGroup(of: (Int, Result<Data, any Error>).self) { group in
+    /// The bodies in the order of `urls`, each fetched or failed on its own.
+    private func fetch(_ urls: [URL]) async -> [Result<Data, any Error>] {
+        await withTaskGroup(of: (Int, Result<Data, any Error>).self) { group in
             for (index, url) in urls.enumerated() {
                 group.addTask {
                     do {
@@ -133,17 +153,6 @@ public struct JSONFeedGuideProvider: GuideProvider {
             var results: [(Int, Result<Data, any Error>)] = []
             for await result in group { results.append(result) }
             return results.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-        return try results.map { result in
-            do {
-                return try result.get()
-            } catch let error as ProviderError {
-                throw error
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                throw ProviderError(error)
-            }
         }
     }
 
@@ -186,7 +195,7 @@ public struct JSONFeedGuideProvider: GuideProvider {
             programme.synopsis = row.optional(.description, FeedRow.paragraph)
             programme.categories = row.optional(.category, FeedRow.categories)
             programme.episode = row.optional(.episode, FeedRow.episode)
-            stats.record(row.present)
+            stats.record(row)
             return programme
         }
     }
@@ -199,10 +208,14 @@ public struct JSONFeedGuideProvider: GuideProvider {
 }
 
 /// One item and the recipe's field paths, remembering which fields gave a value.
-private struct FeedRow {
+struct FeedRow {
     let item: FeedJSON
     let fields: [(JSONFeedRecipe.Field, FeedPath)]
     private(set) var present: Set<JSONFeedRecipe.Field> = []
+    /// Fields whose path found something, readable or not.
+    private(set) var found: Set<JSONFeedRecipe.Field> = []
+    /// Fields found but not readable, with what was found there.
+    private(set) var unreadable: [JSONFeedRecipe.Field: String] = [:]
 
     init(item: FeedJSON, fields: [(JSONFeedRecipe.Field, FeedPath)]) {
         self.item = item
@@ -232,9 +245,13 @@ private struct FeedRow {
     /// The field read with `parse`; nil when it is not mapped, missing, empty or unreadable.
     mutating func optional<Value>(_ field: JSONFeedRecipe.Field, _ parse: (FeedJSON) -> Value?) -> Value? {
         guard let path = fields.first(where: { $0.0 == field })?.1,
-              case .success(let value) = path.resolve(in: item), !Self.isEmpty(value),
-              let parsed = parse(value)
+              case .success(let value) = path.resolve(in: item), !Self.isEmpty(value)
         else { return nil }
+        found.insert(field)
+        guard let parsed = parse(value) else {
+            unreadable[field] = value.kind
+            return nil
+        }
         present.insert(field)
         return parsed
     }
@@ -305,13 +322,21 @@ private actor FeedTally {
         var fields: [JSONFeedRecipe.Field]
         /// Field → items that gave it a value.
         var present: [JSONFeedRecipe.Field: Int] = [:]
+        /// Field → items where its path found something (read or not).
+        var found: [JSONFeedRecipe.Field: Int] = [:]
+        /// Field → the kind found where it could not be read ("an object").
+        var unreadable: [JSONFeedRecipe.Field: String] = [:]
+        /// The days that failed, one line each.
+        var failedDays: [String] = []
 
         init(fields: [JSONFeedRecipe.Field]) {
             self.fields = fields
         }
 
-        mutating func record(_ fields: Set<JSONFeedRecipe.Field>) {
-            for field in fields { present[field, default: 0] += 1 }
+        mutating func record(_ row: FeedRow) {
+            for field in row.present { present[field, default: 0] += 1 }
+            for field in row.found { found[field, default: 0] += 1 }
+            unreadable.merge(row.unreadable) { first, _ in first }
         }
     }
 
@@ -323,5 +348,8 @@ private actor FeedTally {
         counts.emptyPages += more.emptyPages
         if counts.fields.isEmpty { counts.fields = more.fields }
         counts.present.merge(more.present, uniquingKeysWith: +)
+        counts.found.merge(more.found, uniquingKeysWith: +)
+        counts.unreadable.merge(more.unreadable) { first, _ in first }
+        counts.failedDays += more.failedDays
     }
 }

@@ -121,7 +121,7 @@ public final class ScrapeExtractor {
     /// - no node matches the rows selector → `malformed` naming the selector;
     /// - a row where every field is empty (a spacer) is skipped;
     /// - a row whose number of element children differs from that of most rows (an advert cell
-    ///   spanning the table) is skipped and counted;
+    ///   spanning the table) is skipped and counted, unless the recipe says `adverts: keep`;
     /// - any other row whose required field is missing, empty or does not parse → `malformed`
     ///   naming the row, the field, its selector, regex and parser, and the text found;
     /// - an optional field that is empty is left out of its row; one that matches nothing or does
@@ -165,7 +165,7 @@ public final class ScrapeExtractor {
                 result.skippedSpacers += 1
                 continue
             }
-            guard cellCounts[index] == usualCells else {
+            guard !recipe.skipsAdverts || cellCounts[index] == usualCells else {
                 result.skippedAdverts += 1
                 continue
             }

@@ -49,7 +49,8 @@ public struct ScrapeGuideProvider: GuideProvider {
         let first = Day(window.start, in: timeZone)
         let last = Day(window.duration > 0 ? window.end.addingTimeInterval(-1) : window.start, in: timeZone)
         var days = [first]
-        while let day = days.last, day < last {
+        // A URL without a date is one page: read once, not once per day of the window.
+        while template.usesDate, let day = days.last, day < last {
             guard days.count < Self.maximumDays else {
                 throw ProviderError.notConfigured("\(id): a scrape guide fetches one page per day, and the window asked spans more than \(Self.maximumDays) days")
             }

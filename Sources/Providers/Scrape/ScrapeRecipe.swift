@@ -79,12 +79,15 @@ public struct ScrapeRecipe: Sendable, Hashable {
     public var produces: Product
     /// The zone of the page's times.
     public var timeZone: TimeZone
+    /// Skip rows whose cell count differs from most rows' (an advert spanning the table), as
+    /// `adverts: skip` (the default) says; `adverts: keep` reads them like any row.
+    public var skipsAdverts: Bool
 
     public static let defaultTimeZone = TimeZone(identifier: "Europe/Madrid")!
 
     public init(
         url: String, encoding: PageEncoding? = nil, rows: String, fields: [String: FieldRule], required: [String] = [],
-        produces: Product, timeZone: TimeZone = ScrapeRecipe.defaultTimeZone
+        produces: Product, timeZone: TimeZone = ScrapeRecipe.defaultTimeZone, skipsAdverts: Bool = true
     ) {
         self.url = url
         self.encoding = encoding
@@ -93,6 +96,7 @@ public struct ScrapeRecipe: Sendable, Hashable {
         self.required = required
         self.produces = produces
         self.timeZone = timeZone
+        self.skipsAdverts = skipsAdverts
     }
 
     /// `required` followed by the essential fields it does not list, without repeats.
