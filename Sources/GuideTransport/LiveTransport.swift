@@ -48,6 +48,11 @@ public final class LiveTransport: HTTPTransport {
     /// the one that was told, so a rate-limited provider slows down instead of failing.
     private let rateLimitPause = PauseGate()
     private let failures: FailureStreak
+    private let sent = SentCounter()
+
+    /// Requests sent to servers so far, retries included: what the servers saw (answers from the
+    /// on-disk cache and requests refused by fail-fast are not sent).
+    public var requestsSent: Int { sent.value }
 
     /// - Parameters:
     ///   - now: the wall clock for cache freshness and `Retry-After` dates; tests pass a fixed one.
@@ -302,6 +307,7 @@ public final class LiveTransport: HTTPTransport {
         for (name, value) in headers {
             request.headers.add(name: name, value: value)
         }
+        sent.increment()
         let response = try await client.execute(request, deadline: .distantFuture)
         let status = Int(response.status.code)
         var fields: [String: String] = [:]
@@ -400,5 +406,18 @@ private actor FailureStreak {
         case .http(let status, _): status >= 500
         case .malformed, .notConfigured, .notFound: false
         }
+    }
+}
+
+/// A count read from any thread. NSLock rather than `Mutex`, which needs macOS 15.
+private final class SentCounter: @unchecked Sendable {
+    // Guards `count`.
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() {
+        lock.withLock { count += 1 }
     }
 }

@@ -32,8 +32,11 @@ public struct RunSummary: Sendable {
                 line += "  [\(Self.format(timing.elapsed)), \(timing.requests) request(s)]"
             }
             lines.append(line)
-            for error in provider.errors {
+            for error in provider.errors.prefix(Self.errorsShown) {
                 lines.append("      ✗ \(error.channel.map { "\($0): " } ?? "")\(error.message)")
+            }
+            if provider.errors.count > Self.errorsShown {
+                lines.append("      ✗ … and \(provider.errors.count - Self.errorsShown) more channel(s) (report.providers in the snapshot)")
             }
             for note in provider.notes {
                 lines.append("      · \(note)")
@@ -66,6 +69,10 @@ public struct RunSummary: Sendable {
         lines.append("Done in \(Self.format(total)).")
         return lines.joined(separator: "\n")
     }
+
+    /// A provider's errors listed in the text report (a dead site fails every channel, each with
+    /// its own URL); the snapshot keeps them all.
+    static let errorsShown = 3
 
     /// Unmatched titles listed in the text report; the snapshot keeps them all.
     static let unmatchedShown = 12

@@ -43,14 +43,19 @@ struct SiteRecipeReader {
             throw .invalidValue("format: expected one of json, html, xml, got '\(formatText)'", at("format"))
         }
         let channelParts = try list("channel_parts")
+        // The request comes whole from the first layer that gives one: a provider's `url`
+        // replaces a catalogue recipe's `request` (headers and all).
         let request: SiteRequest
-        if let tree = value("request") {
-            if value("url") != nil { throw .invalidValue("give either url or request, not both", at("url")) }
-            request = try Self.request(tree, name: "request", channelParts: channelParts)
-        } else if let url = value("url") {
-            request = try Self.request(url, name: "url", channelParts: channelParts)
-        } else {
+        guard let layer = layers.first(where: { $0["url"].map { !$0.isNull } == true || $0["request"].map { !$0.isNull } == true }) else {
             throw .missingKey(key: "url", section: "the site recipe \(site)", location)
+        }
+        switch (layer["url"], layer["request"]) {
+        case (let url?, nil):
+            request = try Self.request(url, name: "url", channelParts: channelParts)
+        case (nil, let tree?):
+            request = try Self.request(tree, name: "request", channelParts: channelParts)
+        default:
+            throw .invalidValue("give either url or request, not both", layer["url"]?.location ?? location)
         }
         let pages = try list("pages")
         if !pages.isEmpty, !request.templates.contains(where: \.usesPage) {
@@ -83,10 +88,10 @@ struct SiteRecipeReader {
         }
         let templates = request.templates + details.flatMap(\.request.templates)
         if session == nil, templates.contains(where: \.usesSession) {
-            throw .invalidValue("{session} is used but the recipe has no session request", value("session")?.location ?? at(value("request") != nil ? "request" : "url"))
+            throw .invalidValue("{session} is used but the recipe has no session request", (value("url") ?? value("request"))?.location ?? location)
         }
         if request.templates.contains(where: \.usesKey) || details.contains(where: { $0.scope != .programme && $0.request.templates.contains(where: \.usesKey) }) {
-            throw .invalidValue("{key} is only for programme details (scope: programme)", at(value("request") != nil ? "request" : "url"))
+            throw .invalidValue("{key} is only for programme details (scope: programme)", request.url.description.isEmpty ? location : (value("url") ?? value("request"))?.location ?? location)
         }
         let items: SiteRecipe.Items
         guard let itemsTree = value("items") else { throw .missingKey(key: "items", section: "the site recipe \(site)", location) }

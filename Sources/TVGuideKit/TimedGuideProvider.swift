@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideTransport
 
 /// Measures how long the chain spent with a provider: wall time from its first call to the end
 /// of its last. Its transport counts the HTTP requests it made (`CountingTransport`). The CLI
@@ -26,8 +27,14 @@ struct TimedGuideProvider: GuideProvider {
 actor ProviderTiming {
     private var first: ContinuousClock.Instant?
     private var last: ContinuousClock.Instant?
-    /// HTTP requests made (answers from the on-disk cache are not requests).
-    private(set) var requests = 0
+    /// Answers read from recordings.
+    private var replayed = 0
+    /// The live transports built for the provider, which count what they send.
+    private nonisolated let live = LiveTransports()
+
+    /// Requests the servers saw (retries included; cache answers and fail-fast refusals are not
+    /// requests), or recorded answers read.
+    var requests: Int { replayed + live.sent }
 
     var elapsed: Duration {
         guard let first, let last else { return .zero }
@@ -50,8 +57,12 @@ actor ProviderTiming {
         if first == nil { first = .now }
     }
 
-    func countRequest() {
-        requests += 1
+    func countReplayed() {
+        replayed += 1
+    }
+
+    nonisolated func track(_ transport: LiveTransport) {
+        live.add(transport)
     }
 
     private func finished() {
@@ -59,28 +70,31 @@ actor ProviderTiming {
     }
 }
 
-/// A provider's transport, counting the requests that reach the network (a fetch served from
-/// the on-disk cache is not one; a failed one is), so the report says what the server saw.
+/// A provider's recordings, counting the answers read.
 struct CountingTransport: HTTPTransport {
     let inner: any HTTPTransport
     let timing: ProviderTiming
 
     func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
-        try await counted { try await inner.get(url, headers: headers) }
+        await timing.countReplayed()
+        return try await inner.get(url, headers: headers)
     }
 
     func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
-        try await counted { try await inner.post(url, headers: headers, body: body) }
+        await timing.countReplayed()
+        return try await inner.post(url, headers: headers, body: body)
+    }
+}
+
+/// The live transports of one provider, added while the factory (synchronous) builds it.
+private final class LiveTransports: @unchecked Sendable {
+    // Guards `transports`.
+    private let lock = NSLock()
+    private var transports: [LiveTransport] = []
+
+    func add(_ transport: LiveTransport) {
+        lock.withLock { transports.append(transport) }
     }
 
-    private func counted(_ request: () async throws -> HTTPResponse) async throws -> HTTPResponse {
-        do {
-            let response = try await request()
-            if response.origin != .cache { await timing.countRequest() }
-            return response
-        } catch {
-            await timing.countRequest()
-            throw error
-        }
-    }
+    var sent: Int { lock.withLock { transports.reduce(0) { $0 + $1.requestsSent } } }
 }

@@ -42,14 +42,14 @@ public struct TransportFactory: Sendable {
         let retries = try options.int("retries", default: 2, in: 0...10)
         let concurrency = try options.int("concurrency", default: 4, in: 1...64)
         let maxBody = try Self.maxBody(options, default: bodyLimit)
-        let transport: any HTTPTransport
         if let recordings = try options.optionalPath("replay") {
-            transport = ReplayTransport(root: recordings, baseURL: baseURL)
-        } else {
-            let policy = TransportPolicy(timeout: .milliseconds(Int64(timeout * 1_000)), retries: retries, maxConcurrent: concurrency, maxBodyBytes: maxBody)
-            transport = LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)), now: clock.reading)
+            let replay = ReplayTransport(root: recordings, baseURL: baseURL)
+            return timing.map { CountingTransport(inner: replay, timing: $0) } ?? replay
         }
-        return timing.map { CountingTransport(inner: transport, timing: $0) } ?? transport
+        let policy = TransportPolicy(timeout: .milliseconds(Int64(timeout * 1_000)), retries: retries, maxConcurrent: concurrency, maxBodyBytes: maxBody)
+        let live = LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)), now: clock.reading)
+        timing?.track(live)
+        return live
     }
 
     /// The same factory, its transports counting requests into `timing`.

@@ -16,8 +16,7 @@ struct AudienceEndToEndTests {
 
     static func configuration(audience: [String], providers: [String]) throws -> String {
         // The default channel list, names and aliases as the pages write them, without MiGuiaTV's column.
-        let channels = try String(contentsOf: Fixtures.url("../providers.yaml"), encoding: .utf8)
-            .split(separator: "\n").filter { $0.hasPrefix("  - { id:") }
+        let channels = try defaultChannelLines()
             .map { $0.replacingOccurrences(of: #", miguiatv: \d+"#, with: "", options: .regularExpression) }
             .joined(separator: "\n")
         return """

@@ -63,7 +63,7 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
             return await files(request)
         }) { base in
             let config = try defaultConfig(miguiatv: base.absoluteString, extra: "\n    shift_weeks: auto")
-                .replacingOccurrences(of: "guide: [miguiatv, xmltv-sample]", with: "guide: [miguiatv]")
+                .replacingOccurrences(of: "guide: [elpais, movistarplus, miguiatv, xmltv-sample]", with: "guide: [miguiatv]")
                 .replacingOccurrences(of: "ttl: 2h", with: "ttl: 0s")
             try scratch.write("providers.yaml", config)
             let first = try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url)
@@ -89,7 +89,7 @@ let unavailable: LoopbackHandler = { _ in .status(503) }
             #expect(try await CLI.run(["build", "--now", recordedNow, "--quiet"], in: scratch.url).status == 0)
             let before = try Data(contentsOf: scratch.file("snapshots/latest.json"))
             let broken = try defaultConfig(miguiatv: base.absoluteString)
-                .replacingOccurrences(of: "guide: [miguiatv, xmltv-sample]", with: "guide: [miguiatv]")
+                .replacingOccurrences(of: "guide: [elpais, movistarplus, miguiatv, xmltv-sample]", with: "guide: [miguiatv]")
             try scratch.write("providers.yaml", broken)
             let run = try await CLI.run(["build", "--now", "2026-10-21T20:00:00Z"], in: scratch.url)
             #expect(run.status == 1)

@@ -183,8 +183,7 @@ enum ChaosScenario: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The default configuration's channels (names and aliases as the audience pages write them),
     /// without MiGuiaTV's column.
     private static func defaultChannels() throws -> String {
-        try String(contentsOf: Fixtures.url("../providers.yaml"), encoding: .utf8)
-            .split(separator: "\n").filter { $0.hasPrefix("  - { id:") }
+        try defaultChannelLines()
             .map { $0.replacingOccurrences(of: #", miguiatv: \d+"#, with: "", options: .regularExpression) }
             .joined(separator: "\n")
     }

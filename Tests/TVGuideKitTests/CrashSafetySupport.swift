@@ -160,8 +160,7 @@ struct FakeSites: Sendable {
     /// A configuration using every store: the HTTP cache, the metadata lookup cache, audience days
     /// in the snapshot, and two dated snapshots. `bulkChannels` adds the large XMLTV file and its channels.
     static func configuration(base: URL, bulkChannels: Int = 0) throws -> String {
-        let channels = try String(contentsOf: Fixtures.url("../providers.yaml"), encoding: .utf8)
-            .split(separator: "\n").filter { $0.hasPrefix("  - { id:") }
+        let channels = try defaultChannelLines()
             + (0..<bulkChannels).map { "  - { id: \(BulkGuide.channelID($0)), name: Canal \($0) }" }
         let base = base.absoluteString
         return """

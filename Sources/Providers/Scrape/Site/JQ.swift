@@ -15,6 +15,10 @@ import GuideCore
 /// than the work. The filter is compiled once as `.[0] as $a | .[1] as $b | … | .[n] | FILTER`
 /// and its states are pooled.
 ///
+/// libjq 1.6 is not thread-safe: two states used at once on two threads were seen to corrupt each
+/// other and spin forever. Every call into libjq holds `JQFilter.serial`; a run's time limit
+/// counts from when it holds it.
+///
 /// Work per run is bounded: a watchdog halts a run after `limits.time` (jq checks between
 /// instructions, so `def f: f; f` stops too), at most `limits.outputs` results are taken, and
 /// the input is bounded by the transport's body limit. Memory follows from time: jq allocates at
@@ -40,6 +44,9 @@ public final class JQFilter: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
 
+    /// Held around every call into libjq (recursive: a run may compile a state).
+    static let serial = NSRecursiveLock()
+
     /// Names a recipe may not call: they read the environment, files, other inputs or the clock.
     static let forbidden: Set<String> = [
         "env", "$ENV", "input", "inputs", "input_filename", "input_line_number", "debug", "stderr",
@@ -62,11 +69,15 @@ public final class JQFilter: @unchecked Sendable {
         }
         // A newline before the closing parenthesis: the recipe's filter may end in a # comment.
         program = prelude + ".[\(variables.count)] | (\n" + source + "\n)"
+        Self.serial.lock()
+        defer { Self.serial.unlock() }
         let state = try compile()
         give(state)
     }
 
     deinit {
+        Self.serial.lock()
+        defer { Self.serial.unlock() }
         for state in idle {
             var pointer: OpaquePointer? = state
             jq_teardown(&pointer)
@@ -76,6 +87,8 @@ public final class JQFilter: @unchecked Sendable {
     /// Runs the filter on `input` with `values` for its variables (missing ones are null), and
     /// returns every result it gives.
     public func run(_ input: JQInput, _ values: [String: JQInput] = [:]) throws(JQError) -> [JSONValue] {
+        Self.serial.lock()
+        defer { Self.serial.unlock() }
         let state = try take()
         var arguments = jv_array()
         for name in variables {
@@ -415,6 +428,8 @@ extension JSONValue {
 
     /// Parses JSON text with libjq's parser; nil when it is not JSON.
     public init?(json data: Data) {
+        JQFilter.serial.lock()
+        defer { JQFilter.serial.unlock() }
         let parsed = JQInput.json(data).jv()
         guard jv_is_valid(parsed) != 0 else {
             jv_free(parsed)

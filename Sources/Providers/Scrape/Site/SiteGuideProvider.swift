@@ -66,7 +66,8 @@ public struct SiteGuideProvider: GuideProvider {
                 failures.append((day, error))
             }
         }
-        if !failures.isEmpty {
+        // A channel whose every day failed is one error in the report, not one note per day.
+        if !failures.isEmpty, failures.count < days.count {
             await tally.failedDays(failures.map { "\(channel.providerID) \($0.0): \(Self.describe($0.1))" })
         }
         if let (day, error) = failures.first, failures.count == days.count {
@@ -372,8 +373,8 @@ private actor SiteTally {
     }
 
     var notes: [String] {
-        guard pages > 0 || !failures.isEmpty else { return [] }
-        var notes = ["read \(pages) page(s): \(items) item(s), \(programmes) programme(s)"]
+        var notes: [String] = []
+        if pages > 0 { notes.append("read \(pages) page(s): \(items) item(s), \(programmes) programme(s)") }
         if !failures.isEmpty {
             notes.append("\(failures.count) day(s) failed, their gaps left to the next provider: " + failures.prefix(3).joined(separator: "; ")
                 + (failures.count > 3 ? "; … and \(failures.count - 3) more" : ""))
