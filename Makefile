@@ -18,6 +18,7 @@ bench: deps
 	bench/metadata.sh
 	bench/audiences.sh
 	bench/serve.sh
+	bench/sources.sh
 
 # Issue 6: fault injection, SIGKILL loop, fuzzing, soak and secrets grep; renders docs/reliability.md.
 reliability: deps

@@ -134,17 +134,42 @@ struct QueryReader {
         guard let text = string(name) else { return nil }
         // `ISOTime.parse` reads a time without an offset as UTC; here that is a local time.
         let hasOffset = text.hasSuffix("Z") || text.dropFirst(19).contains { $0 == "+" || $0 == "-" }
-        if hasOffset, let date = ISOTime.parse(text) { return date }
-        if let day = Day(text) { return day.interval(in: timeZone).start }
-        if let local = ISOTime.parse(text + "Z") {
-            return CivilTime.instant(wallClock: Int(local.timeIntervalSince1970), in: timeZone)
+        if text.utf8.count == 10 { return try Self.checkedDay(text, name: name).interval(in: timeZone).start }
+        let moment: Date
+        if hasOffset, let date = ISOTime.parse(text) {
+            moment = date
+        } else if let local = ISOTime.parse(text + "Z") {
+            moment = CivilTime.instant(wallClock: Int(local.timeIntervalSince1970), in: timeZone)
+        } else {
+            throw APIError.badParameter(name, "\(Quoted(text)) is not an ISO 8601 time or YYYY-MM-DD")
         }
-        throw APIError.badParameter(name, "\(Quoted(text)) is not an ISO 8601 time or YYYY-MM-DD")
+        guard Self.years.contains(CivilTime.components(epochSeconds: Int(moment.timeIntervalSince1970)).year) else {
+            throw APIError.badParameter(name, "\(Quoted(text)) is outside the years \(Self.years.lowerBound)–\(Self.years.upperBound) the guide serves")
+        }
+        return moment
     }
 
+    /// A day of the calendar (`2026-02-30` is not one), in the years the API serves.
     func day(_ name: String) throws -> Day? {
         guard let text = string(name) else { return nil }
-        guard let day = Day(text) else { throw APIError.badParameter(name, "\(Quoted(text)) is not a date (YYYY-MM-DD)") }
+        return try Self.checkedDay(text, name: name)
+    }
+
+    /// The years a date or time parameter may name. Outside them Foundation's calendar switches to
+    /// the Julian one (before 1583, a day would end before it starts) or day arithmetic overflows;
+    /// a guide has nothing to say about them anyway. Checked once, here, for every route.
+    static let years = 1900...2199
+
+    static func checkedDay(_ text: String, name: String) throws -> Day {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }),
+              let day = Day(text)
+        else { throw APIError.badParameter(name, "\(Quoted(text)) is not a date (YYYY-MM-DD)") }
+        guard years.contains(day.year) else {
+            throw APIError.badParameter(name, "\(day) is outside the years \(years.lowerBound)–\(years.upperBound) the guide serves")
+        }
+        guard day.adding(days: 0) == day else { throw APIError.badParameter(name, "\(day) is not a day of the calendar") }
         return day
     }
 

@@ -62,7 +62,7 @@ extension GuideServer {
                 guard let channel = index.channel(id) else { throw APIError.notFound("unknown channel \(Quoted(id))") }
                 let query = QueryReader(request)
                 let timeZone = try query.timeZone()
-                let date = try query.calendarDay("date") ?? Day(now, in: timeZone)
+                let date = try query.day("date") ?? Day(now, in: timeZone)
                 let span = date.interval(in: timeZone)
                 let (from, to) = (span.start, span.end)
                 let programmes = index.schedule(of: channel.id, from: from, to: to).map { programme in
@@ -136,7 +136,7 @@ extension GuideServer {
                 let query = QueryReader(request)
                 let page = try query.page()
                 let held = index.audienceDays
-                guard let day = try query.calendarDay("date") ?? held.last else {
+                guard let day = try query.day("date") ?? held.last else {
                     throw APIError.notFound("no audience rankings are held")
                 }
                 guard let ranking = index.audiencesByDay[day] else {
@@ -151,8 +151,8 @@ extension GuideServer {
                 let query = QueryReader(request)
                 let page = try query.page(defaultLimit: 20)
                 let latest = index.audienceDays.last ?? Day(serving.now, in: .gmt)
-                let to = try query.calendarDay("to") ?? latest
-                let from = try query.calendarDay("from") ?? to.adding(days: -6)
+                let to = try query.day("to") ?? latest
+                let from = try query.day("from") ?? to.adding(days: -6)
                 guard from <= to else { throw APIError.badParameter("from", "\(from) is after 'to' (\(to))") }
                 guard to.days(since: from) < APILimits.audienceDays else {
                     throw APIError.badParameter("to", "at most \(APILimits.audienceDays) days from 'from'")
@@ -266,12 +266,6 @@ extension QueryReader {
         return channels
     }
 
-    /// A date that exists on the calendar (`2026-02-30` does not).
-    func calendarDay(_ name: String) throws -> Day? {
-        guard let day = try day(name) else { return nil }
-        guard day.adding(days: 0) == day else { throw APIError.badParameter(name, "\(day) is not a day of the calendar") }
-        return day
-    }
 }
 
 /// `/upcoming`'s filters, read and checked once per rendering.

@@ -132,7 +132,8 @@ public struct ProviderCatalogue: Sendable {
                 let origin = try ScrapeSources.origin(of: resolved.recipe.request.url.description, settings)
                 let transport = try context.transports.transport(for: settings.options, baseURL: origin, bodyLimit: .page)
                 let channels = SiteSources.channels(for: settings, in: context.configuration, site: resolved.channels).channels
-                return SiteGuideProvider(id: settings.id, recipe: resolved.recipe, channels: channels, transport: transport)
+                return SiteGuideProvider(id: settings.id, recipe: resolved.recipe, channels: channels, transport: transport,
+                                         now: context.transports.clock.now)
             },
             channelMap: { settings, configuration throws(ConfigError) in
                 SiteSources.channels(for: settings, in: configuration, site: try SiteSources.resolve(settings).channels).map

@@ -10,7 +10,7 @@ import Scrape
 struct SiteRecipeReader {
     static let keys = [
         "site", "description", "country", "timezone", "days", "format", "url", "request", "pages", "channel_parts",
-        "session", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url",
+        "session", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url", "day_names",
     ]
     static let requestKeys = ["url", "method", "headers", "body"]
     static let detailKeys = requestKeys + ["request", "scope", "key", "optional"]
@@ -134,9 +134,15 @@ struct SiteRecipeReader {
             }
             baseURL = url
         }
+        var dayNames: [String]?
+        if value("day_names") != nil {
+            let names = try list("day_names")
+            guard names.count == 7 else { throw .invalidValue("day_names: expected the seven days' names, Monday first, got \(names.count)", at("day_names")) }
+            dayNames = names
+        }
         return SiteRecipe(site: site, format: format, request: request, pages: pages, session: session, details: details, items: items, programme: programme,
                           times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
-                          encoding: encoding, baseURL: baseURL)
+                          encoding: encoding, baseURL: baseURL, dayNames: dayNames)
     }
 
     // MARK: - Parts

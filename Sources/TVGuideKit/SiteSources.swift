@@ -61,10 +61,12 @@ enum SiteSources {
     static func channels(for settings: ProviderSettings, in configuration: GuideConfiguration, site: [SiteChannel]) -> (channels: [Channel], map: [String: String]) {
         var map: [String: String] = [:]
         var channels: [Channel] = []
+        let siteLanguages = Dictionary(site.compactMap { entry in entry.language.map { (entry.siteID, $0) } }, uniquingKeysWith: { first, _ in first })
         func add(_ siteID: String, _ channel: ChannelMapping) {
             guard map[siteID] == nil else { return }
             map[siteID] = channel.id
-            channels.append(Channel(id: siteID, name: channel.name ?? channel.id, type: channel.type, language: channel.language, logo: channel.logo))
+            channels.append(Channel(id: siteID, name: channel.name ?? channel.id, type: channel.type,
+                                    language: siteLanguages[siteID] ?? channel.language, logo: channel.logo))
         }
         for channel in configuration.channels {
             if let own = channel.providerID(forProvider: settings.id, type: settings.type) { add(own, channel) }

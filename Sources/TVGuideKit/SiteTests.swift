@@ -64,8 +64,12 @@ public enum SiteTests {
         for entry in testCase["responses"]?.entries ?? [] {
             if let file = entry.value.scalar { recordings[entry.key] = site.folder.appendingPathComponent(file) }
         }
-        let xmltvID = channels.first { $0.siteID == siteID }?.xmltvID ?? siteID
-        let provider = SiteGuideProvider(id: site.name, recipe: recipe, channels: [], transport: RecordedResponses(recordings))
+        let listed = channels.first { $0.siteID == siteID }
+        let xmltvID = listed?.xmltvID ?? siteID
+        let known = listed.map { [Channel(id: siteID, name: $0.name, language: $0.language)] } ?? []
+        // `today` (default: the case's date) is the run's day, for `{days_ahead}`.
+        let today = testCase["today"]?.scalar.flatMap(Day.init) ?? day
+        let provider = SiteGuideProvider(id: site.name, recipe: recipe, channels: known, transport: RecordedResponses(recordings), today: today)
         let result: SiteGuideProvider.DayResult
         do {
             result = try await provider.read(channel: ChannelRef(id: xmltvID, providerID: siteID), day: day)

@@ -19,6 +19,16 @@ import Testing
         ("/upcoming?year_from=nineteen", "parameter 'year_from': 'nineteen' is not a whole number"),
         ("/channels/La1.es/schedule?date=2026-13-45", "parameter 'date': '2026-13-45' is not a date (YYYY-MM-DD)"),
         ("/channels/La1.es/schedule?date=2026-02-30", "parameter 'date': 2026-02-30 is not a day of the calendar"),
+        ("/channels/La1.es/schedule?date=2026-02-31", "parameter 'date': 2026-02-31 is not a day of the calendar"),
+        // Before 1583 Foundation's calendar is Julian and the day ended before it started (a trap);
+        // a 12-digit year overflowed the day arithmetic (a trap): both crashed the server.
+        ("/channels/La1.es/schedule?date=1582-10-14", "parameter 'date': 1582-10-14 is outside the years 1900–2199 the guide serves"),
+        ("/channels/La1.es/schedule?date=999999999999-01-01", "parameter 'date': '999999999999-01-01' is not a date (YYYY-MM-DD)"),
+        ("/channels/La1.es/schedule?date=9999-12-31", "parameter 'date': 9999-12-31 is outside the years 1900–2199 the guide serves"),
+        ("/channels/La1.es/schedule?date=0001-01-01", "parameter 'date': 0001-01-01 is outside the years 1900–2199 the guide serves"),
+        ("/audiences/top?from=1582-10-04&to=1582-10-15", "parameter 'to': 1582-10-15 is outside the years 1900–2199 the guide serves"),
+        ("/grid?at=1582-10-14", "parameter 'at': 1582-10-14 is outside the years 1900–2199 the guide serves"),
+        ("/grid?at=1582-10-14T10:00:00Z", "parameter 'at': '1582-10-14T10:00:00Z' is outside the years 1900–2199 the guide serves"),
         ("/search", "parameter 'q': the text to search for is required"),
         ("/search?q=%20%20", "parameter 'q': the text to search for is required"),
         ("/audiences?date=20-10-2026", "parameter 'date': '20-10-2026' is not a date (YYYY-MM-DD)"),

@@ -71,6 +71,12 @@ struct SiteRecipeEngineTests {
         #expect(JSONValue(json: Data(value.jsonText.utf8)) == value)
     }
 
+    @Test("mktime and fromdateiso8601 are UTC whatever the process's TZ (jq 1.6's read it)")
+    func utcTimes() throws {
+        let filter = try JQFilter(#"[("2025-08-25T00:00:00Z" | fromdateiso8601), ("20240229235959" | strptime("%Y%m%d%H%M%S") | mktime), ("19000301" | strptime("%Y%m%d") | mktime), (1756080000 | todate)]"#, variables: [])
+        #expect(try filter.run(.value(.null)) == [.array([.number(1_756_080_000), .number(1_709_251_199), .number(-2_203_891_200), .string("2025-08-25T00:00:00Z")])])
+    }
+
     // MARK: templates
 
     @Test("templates: channel parts, day offsets, epoch days, escaping only in URLs")
@@ -81,6 +87,19 @@ struct SiteRecipeEngineTests {
         // 25 October 2026 starts at 00:00 CEST (22:00 UTC the day before); the 26th at 00:00 CET.
         #expect(template.render(values, escaping: true) == "https://x.es/Sydney/20261024/1792879200-1792969200000?c=Sydney%23ABC%201")
         #expect(try SiteTemplate("{{\"c\": \"{channel}\"}}").render(values, escaping: false) == "{\"c\": \"Sydney#ABC 1\"}")
+    }
+
+    @Test("templates: weekday names, the zone's offset, raw ids, days from today, session fields")
+    func moreTemplates() throws {
+        let madrid = TimeZone(identifier: "Europe/Madrid")!
+        // Sunday 25 October 2026 starts in summer time (+02:00); Monday the 26th in winter time.
+        var values = SiteTemplate.Values(channel: "1873/programme ln24", day: Day(year: 2026, month: 10, day: 25), zone: madrid,
+                                         sessionFields: ["token": "t0k"], today: Day(year: 2026, month: 10, day: 23))
+        let template = try SiteTemplate("https://x.es/{channel:raw}/{date:EEE}-{date:EEEE}/{date:yyyy-MM-dd}T00:00{date:ZZ}/{date+1:Z}?d={days_ahead}&t={session.token}")
+        #expect(template.render(values, escaping: true) == "https://x.es/1873/programme ln24/Sun-Sunday/2026-10-25T00:00+02:00/+0100?d=2&t=t0k")
+        values.dayNames = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]
+        #expect(try SiteTemplate("{date:EEEE}").render(values, escaping: false) == "domingo")
+        #expect(try SiteTemplate("{channel}").render(values, escaping: true) == "1873%2Fprogramme%20ln24")
     }
 
     @Test("template errors name the placeholder and its position", arguments: [

@@ -225,4 +225,28 @@ struct SiteCatalogueTests {
         #expect(run.stderr.contains("providers.yaml:11:7:"), "\(run.stderr)")
         #expect(run.stderr.contains("did you mean 'description'"), "\(run.stderr)")
     }
+
+    @Test("times decades from the page's day are an error that says why, never programmes silently dropped")
+    func millisecondsReadAsSeconds() async throws {
+        let scratch = try Scratch()
+        try scratch.write("ms.test/recordings/day.json", #"[{"t": 1761375600000, "n": "Telediario"}]"#)
+        try scratch.write("ms.test/ms.test.channels.xml", #"<channels><channel site="ms.test" site_id="1" xmltv_id="La1.es">La 1</channel></channels>"#)
+        try scratch.write("ms.test/site.yaml", """
+            site: ms.test
+            url: "https://ms.test/{channel}/{date:yyyy-MM-dd}.json"
+            items: '.[]'
+            programme: '{start: .t, title: .n}'
+            time_format: unix
+            """)
+        try scratch.write("ms.test/tests.yaml", """
+            - channel: "1"
+              date: 2025-10-25
+              responses:
+                https://ms.test/1/2025-10-25.json: recordings/day.json
+              error: "times look like milliseconds? (time_format: unix_ms)"
+            """)
+        let run = try await CLI.run(["sources", "test", "--catalogue", scratch.url.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("✓ error"))
+    }
 }

@@ -13,7 +13,8 @@ import GuideCore
 ///   timezone: Europe/Madrid
 /// ```
 /// Paths are keys joined with dots, with `[n]` to pick an array element (`result[0].events`,
-/// `genres[0]`); `$` alone is the whole response (a feed that is a bare array).
+/// `genres[0]`); `$` alone is the whole response in `items` (a feed that is a bare array) and the
+/// item itself in a field's path (an item that is a bare string).
 public struct JSONFeedRecipe: Sendable, Hashable {
     /// What an item can give a programme.
     public enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {

@@ -44,6 +44,14 @@ public final class JQFilter: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
 
+    /// jq 1.6's `mktime` (and so `fromdateiso8601`, `fromdate`) reads the process's time zone: under
+    /// TZ=America/St_Johns `"2025-08-25T00:00:00Z" | fromdateiso8601` is an hour off. Recipes get
+    /// them as pure functions of their input, in UTC as jq's manual says, defined in jq: days
+    /// from the civil date (H. Hinnant's algorithm), which no library of the package offers to jq.
+    static let utcTime = #"""
+    def mktime: if type != "array" or length < 6 then error("mktime requires array of 6 numbers") else (.[0] | floor) as $year | (.[1] | floor + 1) as $month | (if $month <= 2 then $year - 1 else $year end) as $y | (($y - (if $y >= 0 then 0 else 399 end)) / 400 | floor) as $era | ($y - $era * 400) as $yoe | (((153 * (if $month > 2 then $month - 3 else $month + 9 end) + 2) / 5 | floor) + (.[2] | floor) - 1) as $doy | ($yoe * 365 + ($yoe / 4 | floor) - ($yoe / 100 | floor) + $doy) as $doe | ($era * 146097 + $doe - 719468) * 86400 + (.[3] | floor) * 3600 + (.[4] | floor) * 60 + (.[5] | floor) end; def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime; def fromdate: fromdateiso8601;
+    """#
+
     /// Held around every call into libjq (recursive: a run may compile a state).
     static let serial = NSRecursiveLock()
 
@@ -63,7 +71,7 @@ public final class JQFilter: @unchecked Sendable {
         if let name = Self.forbiddenName(in: source) {
             throw .forbidden(name: name)
         }
-        var prelude = ""
+        var prelude = Self.utcTime + " "
         for (index, name) in variables.enumerated() {
             prelude += ".[\(index)] as $\(name) | "
         }
@@ -112,8 +120,8 @@ public final class JQFilter: @unchecked Sendable {
         }
         arguments = jv_array_append(arguments, converted)
 
-        let watchdog = Watchdog(state: state)
-        DispatchQueue.global().asyncAfter(deadline: .now() + limits.time.timeInterval) { watchdog.fire() }
+        let watchdog = Watchdog.shared
+        watchdog.arm(state, after: limits.time)
         jq_start(state, arguments, 0)
         var results: [JSONValue] = []
         var failure: JQError?
@@ -121,7 +129,7 @@ public final class JQFilter: @unchecked Sendable {
             let next = jq_next(state)
             if jv_is_valid(next) == 0 {
                 if jq_halted(state) != 0 {
-                    failure = watchdog.fired ? .timeLimit(limits.time) : .runtime("the filter halted")
+                    failure = watchdog.wasFired ? .timeLimit(limits.time) : .runtime("the filter halted")
                     jv_free(next)
                 } else if jv_invalid_has_msg(jv_copy(next)) != 0 {
                     failure = .runtime(Self.invalidMessage(next))
@@ -193,29 +201,61 @@ public final class JQFilter: @unchecked Sendable {
         var messages: [String] = []
     }
 
-    /// Halts a run that takes too long; `finish` tells whether it did.
+    /// Halts the run that takes too long, from a thread of its own: a dispatch queue's block can
+    /// wait behind busy workers on a loaded machine (the jq run itself holds one), and a halt
+    /// that never comes is a run that never ends. Runs are serialised, so one is armed at a time.
     private final class Watchdog: @unchecked Sendable {
-        // @unchecked: `done` and `fired` are only touched under `lock`.
-        private let lock = NSLock()
-        private let state: OpaquePointer
-        private var done = false
-        private(set) var fired = false
+        // @unchecked: `state`, `deadline` and `fired` are only touched under `condition`.
+        static let shared = Watchdog()
 
-        init(state: OpaquePointer) { self.state = state }
+        private let condition = NSCondition()
+        private var state: OpaquePointer?
+        private var deadline = Date.distantFuture
+        private var fired = false
 
-        func fire() {
-            lock.withLock {
-                guard !done else { return }
-                fired = true
-                jq_halt(state, jv_invalid(), jv_string("time limit"))
-            }
+        var wasFired: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return fired
         }
 
-        /// True when the run ended on its own and its state can be reused.
+        private init() {
+            let thread = Thread { [unowned self] in self.watch() }
+            thread.name = "tvguide.jq-watchdog"
+            thread.start()
+        }
+
+        func arm(_ state: OpaquePointer, after limit: Duration) {
+            condition.lock()
+            self.state = state
+            deadline = Date().addingTimeInterval(limit.timeInterval)
+            fired = false
+            condition.signal()
+            condition.unlock()
+        }
+
+        /// Disarms; true when the run ended on its own and its state can be reused.
         func finish() -> Bool {
-            lock.withLock {
-                done = true
-                return !fired
+            condition.lock()
+            defer { condition.unlock() }
+            state = nil
+            return !fired
+        }
+
+        private func watch() {
+            condition.lock()
+            while true {
+                guard let armed = state else {
+                    condition.wait()
+                    continue
+                }
+                if Date() < deadline {
+                    _ = condition.wait(until: deadline)
+                    continue
+                }
+                fired = true
+                state = nil
+                jq_halt(armed, jv_invalid(), jv_string("time limit"))
             }
         }
     }

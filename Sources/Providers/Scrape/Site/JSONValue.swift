@@ -19,6 +19,10 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         if case .string(let text) = self { text } else { nil }
     }
 
+    public var isObject: Bool {
+        if case .object = self { true } else { false }
+    }
+
     public var isNull: Bool {
         if case .null = self { true } else { false }
     }

@@ -20,12 +20,17 @@ public struct SiteGuideProvider: GuideProvider {
     public let recipe: SiteRecipe
     private let channelList: [Channel]
     private let transport: any HTTPTransport
+    /// The run's day in the recipe's zone, which `{days_ahead}` counts from.
+    private let today: Day
     private let memo = ResponseMemo()
     private let tally = SiteTally()
 
-    /// - Parameter channels: the channels to serve, their site ids as `providerIDs[id]`.
-    public init(id: String, recipe: SiteRecipe, channels: [Channel], transport: any HTTPTransport) {
+    /// - Parameters:
+    ///   - channels: the channels to serve, each under its site id.
+    ///   - now: the run's clock; `today` (a site test's) replaces its day.
+    public init(id: String, recipe: SiteRecipe, channels: [Channel], transport: any HTTPTransport, now: Date = Date(), today: Day? = nil) {
         self.id = id
+        self.today = today ?? Day(now, in: recipe.timezone)
         self.recipe = recipe
         self.channelList = channels
         self.transport = transport
@@ -98,7 +103,11 @@ public struct SiteGuideProvider: GuideProvider {
         guard count <= Self.maximumDays else {
             throw ProviderError.notConfigured("site \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
         }
-        return (0..<count).map { first.adding(days: $0) }
+        let days = (0..<count).map { first.adding(days: $0) }
+        // Days past what the site lists are not asked for: the chain fills them from the next provider.
+        guard let listed = recipe.days else { return days }
+        let asked = days.filter { $0.days(since: today) < listed }
+        return asked.isEmpty ? [first] : asked
     }
 
     // MARK: - One channel's day
@@ -118,7 +127,11 @@ public struct SiteGuideProvider: GuideProvider {
         var urls: [URL] = []
         if let session = recipe.session {
             let (value, url) = try await sessionValue(session, values: values)
-            values.session = value
+            if case .object(let fields) = value {
+                values.sessionFields = fields.compactMapValues(SiteProgrammeReader.text)
+            } else {
+                values.session = SiteProgrammeReader.text(value)
+            }
             urls.append(url)
         }
         let date = Self.dateText(day)
@@ -242,7 +255,7 @@ public struct SiteGuideProvider: GuideProvider {
     }
 
     /// The session request's value; the request is made once per run (the memo), whoever asks.
-    private func sessionValue(_ session: SiteRecipe.Session, values: SiteTemplate.Values) async throws -> (String, URL) {
+    private func sessionValue(_ session: SiteRecipe.Session, values: SiteTemplate.Values) async throws -> (JSONValue, URL) {
         let response = try await fetch(session.request, values: values)
         let results: [JSONValue]
         do {
@@ -250,7 +263,7 @@ public struct SiteGuideProvider: GuideProvider {
         } catch {
             throw ProviderError.malformed("\(recipe.site): session: \(error)")
         }
-        guard let value = results.first.flatMap(SiteProgrammeReader.text), !value.isEmpty else {
+        guard let value = results.first, value.isObject || SiteProgrammeReader.text(value).map({ !$0.isEmpty }) == true else {
             throw ProviderError.malformed("\(recipe.site): session: the value filter '\(session.value.source)' gave nothing from \(URLRedaction.redacted(response.url))")
         }
         return (value, response.url)
@@ -273,7 +286,8 @@ public struct SiteGuideProvider: GuideProvider {
     // MARK: - Requests
 
     private func templateValues(channel: ChannelRef, day: Day) -> SiteTemplate.Values {
-        SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), day: day, zone: recipe.timezone)
+        SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), day: day, zone: recipe.timezone,
+                            dayNames: recipe.dayNames, today: today)
     }
 
     private func channelParts(_ siteID: String) -> [String: String] {
@@ -286,7 +300,10 @@ public struct SiteGuideProvider: GuideProvider {
 
     private func channelObject(_ channel: ChannelRef) -> JSONValue {
         var fields: [String: JSONValue] = ["id": .string(channel.providerID), "xmltv_id": .string(channel.id)]
-        if let name = channelList.first(where: { $0.id == channel.id })?.name { fields["name"] = .string(name) }
+        if let known = channelList.first(where: { $0.id == channel.providerID }) {
+            fields["name"] = .string(known.name)
+            if let language = known.language { fields["lang"] = .string(language) }
+        }
         for (part, value) in channelParts(channel.providerID) { fields[part] = .string(value) }
         return .object(fields)
     }

@@ -100,11 +100,14 @@ public struct SiteRecipe: Sendable {
     public var encoding: PageEncoding?
     /// What relative image and page URLs resolve against; nil: the answer's own URL.
     public var baseURL: URL?
+    /// The days' names for `{date:EEEE}`, Monday first; nil: English.
+    public var dayNames: [String]?
 
     public init(
         site: String, format: Format, request: SiteRequest, pages: [String] = [], session: Session? = nil, details: [Detail] = [], items: Items,
         programme: JQFilter?, times: SiteTimeFormat = .iso8601, timezone: TimeZone, channelParts: [String] = [],
-        defaultLength: TimeInterval? = nil, days: Int? = nil, encoding: PageEncoding? = nil, baseURL: URL? = nil
+        defaultLength: TimeInterval? = nil, days: Int? = nil, encoding: PageEncoding? = nil, baseURL: URL? = nil,
+        dayNames: [String]? = nil
     ) {
         self.site = site
         self.format = format
@@ -121,6 +124,7 @@ public struct SiteRecipe: Sendable {
         self.days = days
         self.encoding = encoding
         self.baseURL = baseURL
+        self.dayNames = dayNames
     }
 
     /// The variables a filter reads (docs/sources.md): `$channel`, `$date`, `$details`, `$detail`

@@ -2,13 +2,17 @@ import Foundation
 import GuideCore
 
 /// A URL, header or body of a site recipe with placeholders:
-/// - `{channel}`: the channel's site id; `{channel.NAME}`: one part of a composite id, named by
-///   the recipe's `channel_parts` (`Sydney#ABC1` with `[region, id]`: `{channel.region}`);
+/// - `{channel}`: the channel's site id; `{channel:raw}`: the same never percent-encoded (an id
+///   that is a path, `1873/programme-ln24`); `{channel.NAME}`: one part of a composite id, named
+///   by the recipe's `channel_parts` (`Sydney#ABC1` with `[region, id]`: `{channel.region}`);
 /// - `{date:FORMAT}`, `{date+N:FORMAT}`, `{date-N:FORMAT}`: the day asked (N days later or
-///   earlier) in the recipe's time zone, written with `yyyy`, `yy`, `MM`, `M`, `dd`, `d` and
-///   literal separators, or as `{date:unix}` / `{date:unix_ms}`, the day's first instant;
+///   earlier) in the recipe's time zone, written with `yyyy`, `yy`, `MM`, `M`, `dd`, `d`, `EEE`
+///   (Mon), `EEEE` (Monday, or the recipe's `day_names`), `Z` (+0200), `ZZ` (+02:00) and literal
+///   separators, or as `{date:unix}` / `{date:unix_ms}`, the day's first instant;
 /// - `{page}`: one of the recipe's `pages`; `{key}`: the item's key (programme details);
-///   `{session}`: the value the recipe's `session` request gave (a token).
+///   `{session}`: the value the recipe's `session` request gave (a token), `{session.NAME}` one
+///   field of it when it gave an object; `{days_ahead}`: days from the run's today to the day
+///   asked (0 today, 1 tomorrow), for sites that name days that way.
 ///
 /// `{{` and `}}` write a literal brace (a JSON body: `{{"channel": "{channel}"}}`). In a URL
 /// every value is percent-encoded as one path segment or query value; in a header or a body it
@@ -17,10 +21,16 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case literal(String)
         case channel(part: String?)
+        /// `{channel:raw}`: the site id written as it is, never percent-encoded.
+        case rawChannel
         case date(offset: Int, format: DateFormat)
         case page
         case key
         case session
+        /// `{session.NAME}`: one field of the session's value.
+        case sessionField(String)
+        /// `{days_ahead}`: days from the run's today to the day asked (0 today, 1 tomorrow).
+        case daysAhead
     }
 
     enum DateFormat: Sendable, Hashable {
@@ -31,6 +41,10 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     enum DatePiece: Sendable, Hashable {
         case literal(String)
         case year4, year2, month2, month1, day2, day1
+        /// `EEE` (Mon) and `EEEE` (Monday, or the recipe's `day_names`).
+        case weekdayShort, weekdayLong
+        /// `Z` (+0200) and `ZZ` (+02:00): the zone's offset at the day's start.
+        case offset, offsetColon
     }
 
     /// What fills a template in.
@@ -42,8 +56,16 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         public var page: String?
         public var key: String?
         public var session: String?
+        public var sessionFields: [String: String]
+        /// Monday first; nil: English.
+        public var dayNames: [String]?
+        /// The run's day, for `{days_ahead}`.
+        public var today: Day?
 
-        public init(channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil, session: String? = nil) {
+        public init(
+            channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil,
+            session: String? = nil, sessionFields: [String: String] = [:], dayNames: [String]? = nil, today: Day? = nil
+        ) {
             self.channel = channel
             self.channelParts = channelParts
             self.day = day
@@ -51,6 +73,9 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
             self.page = page
             self.key = key
             self.session = session
+            self.sessionFields = sessionFields
+            self.dayNames = dayNames
+            self.today = today
         }
     }
 
@@ -66,7 +91,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     public var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
     public var usesPage: Bool { parts.contains(.page) }
     public var usesKey: Bool { parts.contains(.key) }
-    public var usesSession: Bool { parts.contains(.session) }
+    public var usesSession: Bool { parts.contains { if case .session = $0 { true } else if case .sessionField = $0 { true } else { false } } }
 
     /// The text for `values`; `escaping` percent-encodes each value (URLs).
     public func render(_ values: Values, escaping: Bool) -> String {
@@ -78,6 +103,9 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
             switch part {
             case .literal(let text): out += text
             case .channel(let name): value(name.map { values.channelParts[$0] ?? "" } ?? values.channel)
+            case .rawChannel: out += values.channel
+            case .daysAhead: out += String(values.day.days(since: values.today ?? values.day))
+            case .sessionField(let name): value(values.sessionFields[name] ?? "")
             case .page: value(values.page ?? "")
             case .key: value(values.key ?? "")
             case .session: value(values.session ?? "")
@@ -96,6 +124,13 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
                         case .month1: out += String(day.month)
                         case .day2: out += Self.padded(day.day, 2)
                         case .day1: out += String(day.day)
+                        case .weekdayShort: out += String(Self.englishDays[day.weekdayFromMonday].prefix(3))
+                        case .weekdayLong: out += (values.dayNames ?? Self.englishDays)[day.weekdayFromMonday]
+                        case .offset, .offsetColon:
+                            let seconds = values.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(Self.midnight(day, values.zone))))
+                            let sign = seconds < 0 ? "-" : "+"
+                            let hours = Self.padded(abs(seconds) / 3_600, 2), minutes = Self.padded(abs(seconds) % 3_600 / 60, 2)
+                            out += sign + hours + (piece == .offsetColon ? ":" : "") + minutes
                         }
                     }
                 }
@@ -108,6 +143,8 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     static func midnight(_ day: Day, _ zone: TimeZone) -> Int {
         FeedZone(zone).instants(on: day, second: 0).first ?? CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)
     }
+
+    static let englishDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     private static func padded(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
@@ -153,7 +190,12 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         case "page": return .page
         case "key": return .key
         case "session": return .session
+        case "channel:raw": return .rawChannel
+        case "days_ahead": return .daysAhead
         default: break
+        }
+        if name.hasPrefix("session.") {
+            return .sessionField(String(name.dropFirst("session.".count)))
         }
         if name.hasPrefix("channel.") {
             let part = String(name.dropFirst("channel.".count))
@@ -205,6 +247,10 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
             case "M": pieces.append(.month1)
             case "dd": pieces.append(.day2)
             case "d": pieces.append(.day1)
+            case "EEE": pieces.append(.weekdayShort)
+            case "EEEE": pieces.append(.weekdayLong)
+            case "Z": pieces.append(.offset)
+            case "ZZ": pieces.append(.offsetColon)
             default: throw .unknownDatePattern(pattern: String(format[index..<end]), position: position + index)
             }
             index = end
@@ -225,11 +271,11 @@ public enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
-            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {session})"
+            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {session}, {session.NAME}, {days_ahead})"
         case .unknownChannelPart(let part, let position, let known):
             "{channel.\(part)} at position \(position) names no part of channel_parts (\(known.isEmpty ? "none are declared" : known.joined(separator: ", ")))"
         case .unknownDatePattern(let pattern, let position):
-            "unknown date pattern '\(pattern)' at position \(position) (known: yyyy, yy, MM, M, dd, d; or unix, unix_ms)"
+            "unknown date pattern '\(pattern)' at position \(position) (known: yyyy, yy, MM, M, dd, d, EEE, EEEE, Z, ZZ; or unix, unix_ms)"
         case .missingDateFormat(let position):
             "{date} at position \(position) needs a format, as in {date:yyyy-MM-dd}"
         case .unclosedBrace(let position):
@@ -237,5 +283,14 @@ public enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertibl
         case .strayClosingBrace(let position):
             "the } at position \(position) closes no placeholder"
         }
+    }
+}
+
+extension Day {
+    /// 0 for Monday … 6 for Sunday.
+    var weekdayFromMonday: Int {
+        let days = CivilTime.epochSeconds(year: year, month: month, day: day) / 86_400
+        // 1 January 1970 was a Thursday (3).
+        return ((days + 3) % 7 + 7) % 7
     }
 }
