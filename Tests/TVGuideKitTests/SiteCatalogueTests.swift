@@ -164,8 +164,7 @@ struct SiteCatalogueTests {
         ("items: '.[]'\n    details: { d: 'https://x.es/{key}' }", "providers.yaml:11:19", "a programme detail"),
     ])
     func recipeErrorsAreLocated(line: String, location: String, message: String) async throws {
-        let scratch = try Scratch()
-        try scratch.write("providers.yaml", """
+        let stderr = try await Self.refused("""
             version: 1
             channels:
               - { id: La1.es, name: La 1, mine: "3" }
@@ -177,16 +176,22 @@ struct SiteCatalogueTests {
                 url: "https://tv.example.com/{channel}/{date:yyyy-MM-dd}.json"
                 \(line)
             """)
+        #expect(stderr.contains(location), "\(stderr)")
+        #expect(stderr.contains(message), "\(stderr)")
+    }
+
+    /// `tvguide validate` on `yaml`, which must be refused (exit 2).
+    static func refused(_ yaml: String) async throws -> String {
+        let scratch = try Scratch()
+        try scratch.write("providers.yaml", yaml)
         let run = try await CLI.run(["validate"], in: scratch.url)
         #expect(run.status == 2)
-        #expect(run.stderr.contains(location), "\(run.stderr)")
-        #expect(run.stderr.contains(message), "\(run.stderr)")
+        return run.stderr
     }
 
     @Test("validate refuses a json-feed that cannot tell its channels apart, as build would")
     func jsonFeedWithoutChannel() async throws {
-        let scratch = try Scratch()
-        try scratch.write("providers.yaml", """
+        let stderr = try await Self.refused("""
             version: 1
             channels:
               - { id: La1.es, name: La 1, feed: la1 }
@@ -199,15 +204,12 @@ struct SiteCatalogueTests {
                 items: data
                 fields: { start: begin, title: name }
             """)
-        let run = try await CLI.run(["validate"], in: scratch.url)
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("providers.yaml:9:10: url: 'http://127.0.0.1:9/guide/{date:yyyy-MM-dd}.json' has no {channel} placeholder, so it cannot tell the 2 channels apart"), "\(run.stderr)")
+        #expect(stderr.contains("providers.yaml:9:10: url: 'http://127.0.0.1:9/guide/{date:yyyy-MM-dd}.json' has no {channel} placeholder, so it cannot tell the 2 channels apart"), "\(stderr)")
     }
 
     @Test("an unknown json-feed field is reported at its own line, with a did-you-mean")
     func jsonFeedUnknownField() async throws {
-        let scratch = try Scratch()
-        try scratch.write("providers.yaml", """
+        let stderr = try await Self.refused("""
             version: 1
             guide: [feed]
             providers:
@@ -220,10 +222,8 @@ struct SiteCatalogueTests {
                   title: name
                   descripton: info
             """)
-        let run = try await CLI.run(["validate"], in: scratch.url)
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("providers.yaml:11:7:"), "\(run.stderr)")
-        #expect(run.stderr.contains("did you mean 'description'"), "\(run.stderr)")
+        #expect(stderr.contains("providers.yaml:11:7:"), "\(stderr)")
+        #expect(stderr.contains("did you mean 'description'"), "\(stderr)")
     }
 
     @Test("times decades from the page's day are an error that says why, never programmes silently dropped")

@@ -15,146 +15,82 @@ import GuideCore
 /// placeholder is a `URLTemplateError` naming it and its position, never a failure at fetch time.
 /// Filling it in is plain string building, with no `DateFormatter` involved.
 public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
-    enum Part: Sendable, Hashable {
-        case literal(String)
-        case channel
-        case date([DatePart])
-    }
-
-    enum DatePart: Sendable, Hashable {
-        case literal(String)
-        case year4, year2, month2, month1, day2, day1
-    }
-
     /// The template as written.
     public let description: String
-    let parts: [Part]
+    /// The same template in site recipes' richer language, whose parser and renderer it shares;
+    /// only `{channel}` and `{date:FORMAT}` with the six fields above are accepted here.
+    let template: SiteTemplate
 
     /// Parses `text`; throws a `URLTemplateError` for an unknown placeholder or date pattern, a
     /// brace without its partner, or a text that does not make an http(s) URL.
     public init(_ text: String) throws {
         description = text
-        parts = try Self.parse(text)
+        do {
+            template = try SiteTemplate(text)
+        } catch {
+            throw URLTemplateError(error)
+        }
+        try Self.refuseRecipeOnlyParts(of: template, in: text)
         // One sample is enough: the placeholders only ever produce unreserved characters and the
         // literal separators, so a valid sample means every filled-in URL is valid.
-        let sample = Self.render(parts, day: Day(year: 2026, month: 10, day: 25), channel: "channel")
+        let sample = template.render(.init(channel: "channel", day: Day(year: 2026, month: 10, day: 25), zone: .gmt), escaping: true)
         guard let url = URL(string: sample), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { throw URLTemplateError.notAURL(text) }
     }
 
     /// True when the template has a `{channel}` placeholder.
-    public var usesChannel: Bool {
-        parts.contains(.channel)
-    }
+    public var usesChannel: Bool { template.usesChannel }
 
     /// True when the template has at least one `{date:…}` placeholder, so each day has its own URL.
-    public var usesDate: Bool {
-        parts.contains { if case .date = $0 { true } else { false } }
-    }
+    public var usesDate: Bool { template.usesDate }
 
     /// The URL for `day` and `channel`; nil when the template has `{channel}` and `channel` is nil.
     public func url(day: Day, channel: String?) -> URL? {
         if usesChannel && channel == nil { return nil }
-        return URL(string: Self.render(parts, day: day, channel: channel ?? ""))
+        return URL(string: template.render(.init(channel: channel ?? "", day: day, zone: .gmt), escaping: true))
     }
 
-    static func render(_ parts: [Part], day: Day, channel: String) -> String {
-        var out = ""
-        for part in parts {
-            switch part {
-            case .literal(let text): out += text
-            case .channel: out += QueryEncoding.escape(channel)
-            case .date(let pattern):
-                for piece in pattern {
-                    switch piece {
-                    case .literal(let text): out += text
-                    case .year4: out += padded(day.year, 4)
-                    case .year2: out += padded(((day.year % 100) + 100) % 100, 2)
-                    case .month2: out += padded(day.month, 2)
-                    case .month1: out += String(day.month)
-                    case .day2: out += padded(day.day, 2)
-                    case .day1: out += String(day.day)
-                    }
-                }
-            }
-        }
-        return out
-    }
-
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static func parse(_ text: String) throws(URLTemplateError) -> [Part] {
+    /// Placeholders site recipes have and these templates do not (`{page}`, `{date+1:…}`,
+    /// `{date:EEE}`…), refused with their position.
+    private static func refuseRecipeOnlyParts(of template: SiteTemplate, in text: String) throws(URLTemplateError) {
         let characters = Array(text)
-        var parts: [Part] = []
-        var literal = ""
+        var braces: [(name: String, position: Int)] = []
         var index = 0
         while index < characters.count {
-            let character = characters[index]
-            if character == "}" { throw .strayClosingBrace(position: index + 1) }
-            guard character == "{" else {
-                literal.append(character)
-                index += 1
+            if characters[index] == "{", index + 1 < characters.count, characters[index + 1] == "{" {
+                index += 2
                 continue
             }
-            // A `{` before the closing `}` means this one was never closed.
-            guard let close = characters[(index + 1)...].firstIndex(where: { $0 == "}" || $0 == "{" }),
-                  characters[close] == "}"
-            else { throw .unclosedBrace(position: index + 1) }
-            if !literal.isEmpty {
-                parts.append(.literal(literal))
-                literal = ""
+            if characters[index] == "{", let close = characters[(index + 1)...].firstIndex(of: "}") {
+                braces.append((String(characters[(index + 1)..<close]), index + 1))
+                index = close
             }
-            let name = String(characters[(index + 1)..<close])
-            if name == "channel" {
-                parts.append(.channel)
-            } else if name == "date" || name == "date:" {
-                throw .missingDateFormat(position: index + 1)
-            } else if name.hasPrefix("date:") {
-                // The format starts after `{date:`, 6 characters after the brace.
-                parts.append(.date(try parseDate(Array(name.dropFirst(5)), startingAt: index + 7)))
-            } else {
-                throw .unknownPlaceholder(name: name, position: index + 1)
-            }
-            index = close + 1
+            index += 1
         }
-        if !literal.isEmpty { parts.append(.literal(literal)) }
-        return parts
-    }
-
-    /// - Parameter position: the 1-based position of `format[0]` in the whole template.
-    private static func parseDate(_ format: [Character], startingAt position: Int) throws(URLTemplateError) -> [DatePart] {
-        var pieces: [DatePart] = []
-        var index = 0
-        while index < format.count {
-            let character = format[index]
-            guard character.isLetter else {
-                if case .literal(let text)? = pieces.last {
-                    pieces[pieces.count - 1] = .literal(text + String(character))
-                } else {
-                    pieces.append(.literal(String(character)))
+        let placeholders = template.parts.filter { if case .literal = $0 { false } else { true } }
+        for (part, brace) in zip(placeholders, braces) {
+            switch part {
+            case .channel(part: nil):
+                continue
+            case .date(offset: 0, format: .pattern(let pieces)):
+                let formatStart = brace.position + 6
+                var offset = 0
+                for piece in pieces {
+                    switch piece {
+                    case .literal(let literal): offset += literal.count
+                    case .year4: offset += 4
+                    case .year2, .month2, .day2: offset += 2
+                    case .month1, .day1: offset += 1
+                    case .weekdayShort, .weekdayLong, .offset, .offsetColon:
+                        let run = String(Array(brace.name.dropFirst(5)).dropFirst(offset).prefix { $0.isLetter })
+                        throw .unknownDatePattern(pattern: run, position: formatStart + offset)
+                    }
                 }
-                index += 1
-                continue
+            default:
+                throw .unknownPlaceholder(name: brace.name, position: brace.position)
             }
-            var end = index + 1
-            while end < format.count, format[end] == character { end += 1 }
-            let run = String(format[index..<end])
-            switch run {
-            case "yyyy": pieces.append(.year4)
-            case "yy": pieces.append(.year2)
-            case "MM": pieces.append(.month2)
-            case "M": pieces.append(.month1)
-            case "dd": pieces.append(.day2)
-            case "d": pieces.append(.day1)
-            default: throw .unknownDatePattern(pattern: run, position: position + index)
-            }
-            index = end
         }
-        return pieces
     }
 }
 
@@ -173,6 +109,17 @@ public enum URLTemplateError: Error, Sendable, Hashable, CustomStringConvertible
     case strayClosingBrace(position: Int)
     /// The template, filled in, is not an http(s) URL with a host.
     case notAURL(String)
+
+    init(_ error: SiteTemplateError) {
+        switch error {
+        case .unknownPlaceholder(let name, let position): self = .unknownPlaceholder(name: name, position: position)
+        case .unknownChannelPart(let part, let position, _): self = .unknownPlaceholder(name: "channel.\(part)", position: position)
+        case .unknownDatePattern(let pattern, let position): self = .unknownDatePattern(pattern: pattern, position: position)
+        case .missingDateFormat(let position): self = .missingDateFormat(position: position)
+        case .unclosedBrace(let position): self = .unclosedBrace(position: position)
+        case .strayClosingBrace(let position): self = .strayClosingBrace(position: position)
+        }
+    }
 
     public var description: String {
         switch self {

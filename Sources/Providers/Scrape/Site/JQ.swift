@@ -203,21 +203,18 @@ public final class JQFilter: @unchecked Sendable {
 
     /// Halts the run that takes too long, from a thread of its own: a dispatch queue's block can
     /// wait behind busy workers on a loaded machine (the jq run itself holds one), and a halt
-    /// that never comes is a run that never ends. Runs are serialised, so one is armed at a time.
+    /// that never comes is a run that never ends. Deadlines are on the monotonic clock, checked
+    /// every 10 ms while a run is armed: a timed wait on a condition counts on the wall clock,
+    /// which a step forward or back (NTP, a clock set decades ahead) would stretch without end.
+    /// Runs are serialised, so one is armed at a time.
     private final class Watchdog: @unchecked Sendable {
         // @unchecked: `state`, `deadline` and `fired` are only touched under `condition`.
         static let shared = Watchdog()
 
         private let condition = NSCondition()
         private var state: OpaquePointer?
-        private var deadline = Date.distantFuture
+        private var deadline = ContinuousClock.now
         private var fired = false
-
-        var wasFired: Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            return fired
-        }
 
         private init() {
             let thread = Thread { [unowned self] in self.watch() }
@@ -225,10 +222,16 @@ public final class JQFilter: @unchecked Sendable {
             thread.start()
         }
 
+        var wasFired: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return fired
+        }
+
         func arm(_ state: OpaquePointer, after limit: Duration) {
             condition.lock()
             self.state = state
-            deadline = Date().addingTimeInterval(limit.timeInterval)
+            deadline = .now + limit
             fired = false
             condition.signal()
             condition.unlock()
@@ -249,8 +252,10 @@ public final class JQFilter: @unchecked Sendable {
                     condition.wait()
                     continue
                 }
-                if Date() < deadline {
-                    _ = condition.wait(until: deadline)
+                if ContinuousClock.now < deadline {
+                    condition.unlock()
+                    Thread.sleep(forTimeInterval: 0.01)
+                    condition.lock()
                     continue
                 }
                 fired = true
