@@ -65,10 +65,11 @@ timezone: Europe/Madrid
 url: "https://bench.test/parrilla_{date:ddMMyyyy}.json"
 details:
   programas: "https://bench.test/programas/{channel}.json"
-items: '.[] | select(.idCanal == $channel.id) | .programas[]'
-programme: |
+items: |
   ($details.programas | map({key: .id_programa, value: .}) | from_entries) as $byId
-  | .id_programa as $id | ($byId[$id] // {}) as $d
+  | .[] | select(.idCanal == $channel.id) | .programas[] | . + {_details: ($byId[.id_programa] // {})}
+programme: |
+  ._details as $d
   | def names: if type == "string" and . != "" then split(", ") else null end;
   {
     start: .iniDate, stop: .endDate, title: .title, subtitle: $d.episode_title,
@@ -112,7 +113,7 @@ cp "$work/catalogue/bench-json/bench.channels.xml" "$work/catalogue/bench-html/"
 echo "== Python (json + zoneinfo, lxml.html), $passes passes"
 "$venv/bin/python" bench/sources_mapping.py "$work/catalogue/bench-json/recordings/grid.json" \
     "$work/catalogue/bench-json/recordings/details.json" "$work/catalogue/bench-html/recordings/page.html" \
-    "$passes" "$work/python" > "$work/python.json"
+    "$passes" "$work/python-programmes" > "$work/python.json"
 
 median() { python3 -c 'import sys, statistics; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 timed() {  # seconds of one run of "$@", which must succeed

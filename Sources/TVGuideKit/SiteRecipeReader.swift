@@ -140,9 +140,14 @@ struct SiteRecipeReader {
             guard names.count == 7 else { throw .invalidValue("day_names: expected the seven days' names, Monday first, got \(names.count)", at("day_names")) }
             dayNames = names
         }
-        return SiteRecipe(site: site, format: format, request: request, pages: pages, session: session, details: details, items: items, programme: programme,
+        let recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, session: session, details: details, items: items, programme: programme,
                           times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
                           encoding: encoding, baseURL: baseURL, dayNames: dayNames)
+        do {
+            return try recipe.pipelined()
+        } catch {
+            throw .invalidValue("items | programme: \(error)", value("programme")?.location ?? location)
+        }
     }
 
     // MARK: - Parts

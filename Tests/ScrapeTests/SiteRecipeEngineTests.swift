@@ -138,6 +138,14 @@ struct SiteRecipeEngineTests {
         #expect(times.start(.string("02:15")) == ISOTime.parse("2026-10-25T01:15:00Z"))
     }
 
+    @Test("a page of several days keeps rolling over, day after day")
+    func longPage() throws {
+        var times = SiteDayTimes(format: try SiteTimeFormat("HH:mm"), zone: TimeZone(identifier: "UTC")!, day: Day(year: 2026, month: 1, day: 5))
+        let starts = ["06:00", "23:00", "05:00", "23:00", "05:00", "23:00", "05:00"].compactMap { times.start(.string($0)) }
+        #expect(starts.last == ISOTime.parse("2026-01-08T05:00:00Z"))
+        #expect(starts.count == 7)
+    }
+
     @Test("unix seconds and milliseconds, as numbers or texts")
     func epochs() throws {
         var seconds = SiteDayTimes(format: .unix, zone: Self.madrid, day: Day(year: 2025, month: 10, day: 25))

@@ -356,11 +356,13 @@ public final class JQFilter: @unchecked Sendable {
     }
 }
 
-/// What a filter reads: JSON bytes (parsed by libjq itself, the fast path for responses) or a
-/// value tvguide made.
+/// What a filter reads: JSON bytes (parsed by libjq itself, the fast path for responses), a
+/// value tvguide made, or one converted once for many runs (a page's `$details`, read by the
+/// programme filter of each of its items).
 public enum JQInput: Sendable {
     case json(Data)
     case value(JSONValue)
+    case prepared(JQPrepared)
 
     /// A new jv the caller owns; invalid (with jq's parse message) when the bytes are not JSON.
     func jv() -> CLibJQ.jv {
@@ -373,7 +375,27 @@ public enum JQInput: Sendable {
             }
         case .value(let value):
             return value.jv()
+        case .prepared(let prepared):
+            return jv_copy(prepared.value)
         }
+    }
+}
+
+/// A value converted to libjq's form once; each run takes a reference (`jv_copy`), not a copy.
+public final class JQPrepared: @unchecked Sendable {
+    // @unchecked: `value` is never changed, and libjq touches it only under `JQFilter.serial`.
+    fileprivate let value: jv
+
+    public init(_ input: JQInput) {
+        JQFilter.serial.lock()
+        defer { JQFilter.serial.unlock() }
+        value = input.jv()
+    }
+
+    deinit {
+        JQFilter.serial.lock()
+        defer { JQFilter.serial.unlock() }
+        jv_free(value)
     }
 }
 

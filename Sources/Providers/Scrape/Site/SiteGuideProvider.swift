@@ -150,15 +150,30 @@ public struct SiteGuideProvider: GuideProvider {
             pageValues.page = page
             let response = try await fetch(recipe.request, values: pageValues)
             pageURLs.append(response.url)
+            // Converted for libjq once per page, not once per item: `$details` can be a large file.
             let variables: [String: JQInput] = [
-                "channel": .value(channelObject), "date": .value(.string(date)), "details": .value(.object(details)),
+                "channel": .prepared(JQPrepared(.value(channelObject))), "date": .value(.string(date)),
+                "details": .prepared(JQPrepared(.value(.object(details)))),
                 "page": .value(page.map(JSONValue.string) ?? .null), "url": .value(.string(response.url.absoluteString)),
             ]
-            let items = try items(of: response, variables: variables, date: date, channel: channel.providerID)
-            itemCount += items.count
             var times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
             let reader = SiteProgrammeReader(channel: channel.id, source: id, base: recipe.baseURL ?? response.url)
             var pageProgrammes: [Programme] = []
+            // The fast path: one run of `items | programme`. Should it fail, the item by item path
+            // below runs instead, to name the item and the stage at fault.
+            if let pipeline = recipe.pipeline, let objects = try? pipeline.run(.json(response.body), variables),
+               let mapped = try? objects.map({ object throws -> Programme in
+                   let programme = try reader.programme(object, times: &times)
+                   try checkPlausible(programme, day: day)
+                   return programme
+               }) {
+                itemCount += objects.count
+                programmes += fillingStops(mapped)
+                continue
+            }
+            times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
+            let items = try items(of: response, variables: variables, date: date, channel: channel.providerID)
+            itemCount += items.count
             for (index, item) in items.enumerated() {
                 var itemVariables = variables
                 if recipe.details.contains(where: { $0.scope == .programme }) {

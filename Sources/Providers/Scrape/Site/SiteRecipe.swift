@@ -88,6 +88,10 @@ public struct SiteRecipe: Sendable {
     public var items: Items
     /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
     public var programme: JQFilter?
+    /// `items | programme` as one filter, for JSON answers whose programmes need no detail of
+    /// their own: one jq run per answer instead of one per item, and no item converted out of
+    /// libjq and back. Set by `pipelined()`.
+    public private(set) var pipeline: JQFilter?
     public var times: SiteTimeFormat
     public var timezone: TimeZone
     /// Names for the parts of a composite site id (`Sydney#ABC1` → `region`, `id`): `{channel.region}`.
@@ -125,6 +129,14 @@ public struct SiteRecipe: Sendable {
         self.encoding = encoding
         self.baseURL = baseURL
         self.dayNames = dayNames
+    }
+
+    /// The recipe with its `pipeline`, when it can have one.
+    public func pipelined() throws(JQError) -> SiteRecipe {
+        guard case .jq(let items) = items, format == .json, !details.contains(where: { $0.scope == .programme }) else { return self }
+        var copy = self
+        copy.pipeline = try JQFilter("(\n" + items.source + "\n) | (\n" + (programme?.source ?? ".") + "\n)", variables: Self.variables)
+        return copy
     }
 
     /// The variables a filter reads (docs/sources.md): `$channel`, `$date`, `$details`, `$detail`

@@ -179,6 +179,8 @@ struct SiteDayTimes {
     let zone: FeedZone
     let day: Day
     private var previousStart: Int?
+    /// Days past the page's day that the listing has reached, so a long page keeps rolling over.
+    private var carried = 0
 
     init(format: SiteTimeFormat, zone: TimeZone, day: Day) {
         self.format = format
@@ -187,17 +189,19 @@ struct SiteDayTimes {
     }
 
     mutating func start(_ value: JSONValue) -> Date? {
-        guard let seconds = instant(value, notBefore: previousStart) else { return nil }
+        guard let (seconds, carry) = instant(value, notBefore: previousStart) else { return nil }
         previousStart = seconds
+        carried = carry
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     func stop(_ value: JSONValue, after start: Date) -> Date? {
         let startSeconds = Int(start.timeIntervalSince1970)
-        return instant(value, notBefore: startSeconds + 1).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        return instant(value, notBefore: startSeconds + 1).map { Date(timeIntervalSince1970: TimeInterval($0.seconds)) }
     }
 
-    private func instant(_ value: JSONValue, notBefore floor: Int?) -> Int? {
+    /// The instant and, for a time of day, how many days past the page's day it fell on.
+    private func instant(_ value: JSONValue, notBefore floor: Int?) -> (seconds: Int, carry: Int)? {
         switch format {
         case .unix, .unixMilliseconds:
             let number: Double?
@@ -207,24 +211,25 @@ struct SiteDayTimes {
             default: number = nil
             }
             guard let number, number.isFinite, abs(number) < 1e16 else { return nil }
-            return Int((format == .unix ? number : number / 1_000).rounded(.down))
+            return (Int((format == .unix ? number : number / 1_000).rounded(.down)), carried)
         case .iso8601:
             guard let text = value.string else { return nil }
-            return FeedTimeParser(format: .iso8601, zone: zone).iso8601(text).map { Int($0.timeIntervalSince1970) }
+            return FeedTimeParser(format: .iso8601, zone: zone).iso8601(text).map { (Int($0.timeIntervalSince1970), carried) }
         case .pattern(let pattern):
             guard let text = value.string, let reading = pattern.read(text) else { return nil }
             if pattern.hasDay {
                 let on = Day(year: reading.year ?? day.year, month: reading.month ?? day.month, day: reading.day ?? day.day)
                 if let offset = reading.offset {
-                    return CivilTime.epochSeconds(year: on.year, month: on.month, day: on.day) + reading.secondOfDay - offset
+                    return (CivilTime.epochSeconds(year: on.year, month: on.month, day: on.day) + reading.secondOfDay - offset, carried)
                 }
                 let extra = reading.secondOfDay / 86_400
-                return zone.instants(on: on.adding(days: extra), second: reading.secondOfDay % 86_400).first
+                return zone.instants(on: on.adding(days: extra), second: reading.secondOfDay % 86_400).first.map { ($0, carried) }
             }
-            for carry in 0..<3 {
+            // From the day the listing has reached: the same day, or once the clock went back, the next.
+            for carry in carried..<(carried + 3) {
                 let on = day.adding(days: carry + reading.secondOfDay / 86_400)
                 let candidates = zone.instants(on: on, second: reading.secondOfDay % 86_400)
-                if let chosen = candidates.first(where: { $0 >= floor ?? Int.min }) { return chosen }
+                if let chosen = candidates.first(where: { $0 >= floor ?? Int.min }) { return (chosen, carry) }
             }
             return nil
         }
