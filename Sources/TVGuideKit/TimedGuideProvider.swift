@@ -3,8 +3,8 @@ import GuideCore
 import GuideTransport
 
 /// Measures how long the chain spent with a provider: wall time from its first call to the end
-/// of its last. Its transport counts the HTTP requests it made (`CountingTransport`). The CLI
-/// prints both; snapshots leave them out.
+/// of its last, and the requests its transports made: what each `LiveTransport` sent, or the
+/// recorded answers read (`CountingTransport`). The CLI prints both; snapshots leave them out.
 struct TimedGuideProvider: GuideProvider {
     let inner: any GuideProvider
     let timing: ProviderTiming
