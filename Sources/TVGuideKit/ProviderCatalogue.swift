@@ -17,21 +17,6 @@ public struct ProviderCatalogue: Sendable {
         /// fetches over HTTP.
         public var options: [String]
         public var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any GuideProvider
-        /// The provider's own channel ids → canonical ids, when the type knows better than the
-        /// channel map alone (a catalogue site's channel list); nil: the channel map's.
-        public var channelMap: (@Sendable (ProviderSettings, GuideConfiguration) throws(ConfigError) -> [String: String]?)?
-
-        public init(
-            type: String, summary: String, options: [String],
-            make: @escaping @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any GuideProvider,
-            channelMap: (@Sendable (ProviderSettings, GuideConfiguration) throws(ConfigError) -> [String: String]?)? = nil
-        ) {
-            self.type = type
-            self.summary = summary
-            self.options = options
-            self.make = make
-            self.channelMap = channelMap
-        }
     }
 
     public struct MetadataType: Sendable {
@@ -126,19 +111,16 @@ public struct ProviderCatalogue: Sendable {
         },
         GuideType(
             type: "site", summary: "a site recipe: a catalogue site (site: NAME, sources/) or one written inline, jq for JSON, XPath for HTML",
-            options: SiteSources.options + TransportFactory.options,
-            make: { settings, context throws(ConfigError) in
-                let resolved = try SiteSources.resolve(settings)
-                let origin = try ScrapeSources.origin(of: resolved.recipe.request.url.description, settings)
-                let transport = try context.transports.transport(for: settings.options, baseURL: origin, bodyLimit: .page)
-                let channels = SiteSources.channels(for: settings, in: context.configuration, site: resolved.channels).channels
-                return SiteGuideProvider(id: settings.id, recipe: resolved.recipe, channels: channels, transport: transport,
+            options: SiteSources.options + TransportFactory.options
+        ) { settings, context throws(ConfigError) in
+            let resolved = try SiteSources.resolve(settings)
+            let origin = try ScrapeSources.origin(of: resolved.recipe.request.url.description, settings)
+            let transport = try context.transports.transport(for: settings.options, baseURL: origin, bodyLimit: .page)
+            let (channels, channelMap) = SiteSources.channels(for: settings, in: context.configuration, site: resolved.channels)
+            let site = SiteGuideProvider(id: settings.id, recipe: resolved.recipe, channels: channels, transport: transport,
                                          now: context.transports.clock.now)
-            },
-            channelMap: { settings, configuration throws(ConfigError) in
-                SiteSources.channels(for: settings, in: configuration, site: try SiteSources.resolve(settings).channels).map
-            }
-        ),
+            return ChannelMappedGuideProvider(inner: site, channelMap: channelMap)
+        },
     ]
 
     static let standardMetadataTypes: [MetadataType] = [
@@ -250,6 +232,7 @@ public struct ProviderSetup: Sendable {
             }
             let timing = ProviderTiming()
             var provider = try type.make(settings, ProviderCatalogue.FactoryContext(transports: transports.counting(into: timing), configuration: configuration))
+            let ownChannelMap = (provider as? ChannelMappedGuideProvider)?.channelMap
             if settings.options.contains("shift_weeks") {
                 let shift: WeekShiftedGuideProvider.Mode = switch try settings.options.weekShift("shift_weeks") {
                 case .auto: .auto
@@ -262,7 +245,7 @@ public struct ProviderSetup: Sendable {
             }
             let timed = TimedGuideProvider(inner: provider, timing: timing)
             timings[id] = timed.timing
-            let channelMap = try type.channelMap?(settings, configuration) ?? configuration.channelMap(forProvider: settings.id, type: settings.type)
+            let channelMap = ownChannelMap ?? configuration.channelMap(forProvider: settings.id, type: settings.type)
             members.append(GuideChainMember(provider: timed, type: settings.type, channelMap: channelMap))
         }
         let used = Set(configuration.guide + configuration.audience + configuration.metadata.values.flatMap { $0 })

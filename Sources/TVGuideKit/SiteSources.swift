@@ -81,3 +81,25 @@ enum SiteSources {
         return (channels, map)
     }
 }
+
+/// A provider built with its own channel map (a catalogue site's ids → canonical ids, from its
+/// channel list), which the chain uses instead of the configuration's: the factory works the map
+/// out once, with the recipe, rather than reading the site a second time for it.
+struct ChannelMappedGuideProvider: GuideProvider {
+    let inner: any GuideProvider
+    let channelMap: [String: String]
+
+    var id: String { inner.id }
+
+    func channels() async throws -> [Channel] {
+        try await inner.channels()
+    }
+
+    func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+        try await inner.schedule(for: channel, in: window)
+    }
+
+    func reportNotes() async -> [String] {
+        await inner.reportNotes()
+    }
+}

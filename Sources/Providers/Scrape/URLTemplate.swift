@@ -30,7 +30,7 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw URLTemplateError(error)
         }
-        try Self.refuseRecipeOnlyParts(of: template, in: text)
+        try Self.refuseRecipeOnlyParts(of: template)
         // One sample is enough: the placeholders only ever produce unreserved characters and the
         // literal separators, so a valid sample means every filled-in URL is valid.
         let sample = template.render(.init(channel: "channel", day: Day(year: 2026, month: 10, day: 25), zone: .gmt), escaping: true)
@@ -53,23 +53,9 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// Placeholders site recipes have and these templates do not (`{page}`, `{date+1:…}`,
     /// `{date:EEE}`…), refused with their position.
-    private static func refuseRecipeOnlyParts(of template: SiteTemplate, in text: String) throws(URLTemplateError) {
-        let characters = Array(text)
-        var braces: [(name: String, position: Int)] = []
-        var index = 0
-        while index < characters.count {
-            if characters[index] == "{", index + 1 < characters.count, characters[index + 1] == "{" {
-                index += 2
-                continue
-            }
-            if characters[index] == "{", let close = characters[(index + 1)...].firstIndex(of: "}") {
-                braces.append((String(characters[(index + 1)..<close]), index + 1))
-                index = close
-            }
-            index += 1
-        }
+    private static func refuseRecipeOnlyParts(of template: SiteTemplate) throws(URLTemplateError) {
         let placeholders = template.parts.filter { if case .literal = $0 { false } else { true } }
-        for (part, brace) in zip(placeholders, braces) {
+        for (part, brace) in zip(placeholders, template.placeholders) {
             switch part {
             case .channel(part: nil):
                 continue

@@ -134,7 +134,7 @@ public struct SiteGuideProvider: GuideProvider {
             }
             urls.append(url)
         }
-        let date = Self.dateText(day)
+        let date = day.description
         let channelObject = channelObject(channel)
         var details: [String: JSONValue] = [:]
         for detail in recipe.details where detail.scope != .programme {
@@ -162,11 +162,7 @@ public struct SiteGuideProvider: GuideProvider {
             // The fast path: one run of `items | programme`. Should it fail, the item by item path
             // below runs instead, to name the item and the stage at fault.
             if let pipeline = recipe.pipeline, let objects = try? pipeline.run(.json(response.body), variables),
-               let mapped = try? objects.map({ object throws -> Programme in
-                   let programme = try reader.programme(object, times: &times)
-                   try checkPlausible(programme, day: day)
-                   return programme
-               }) {
+               let mapped = try? objects.map({ try programme(from: $0, reader: reader, times: &times, day: day) }) {
                 itemCount += objects.count
                 programmes += fillingStops(mapped)
                 continue
@@ -191,9 +187,7 @@ public struct SiteGuideProvider: GuideProvider {
                 }
                 for object in objects {
                     do {
-                        let programme = try reader.programme(object, times: &times)
-                        try checkPlausible(programme, day: day)
-                        pageProgrammes.append(programme)
+                        pageProgrammes.append(try programme(from: object, reader: reader, times: &times, day: day))
                     } catch let failure as SiteProgrammeReader.Failure {
                         throw ProviderError.malformed("\(recipe.site): item \(index + 1): \(failure.reason)")
                     }
@@ -234,6 +228,13 @@ public struct SiteGuideProvider: GuideProvider {
             return try SitePage.items(response.body, format: recipe.format, contentType: response.headers["content-type"],
                                       encoding: recipe.encoding, spec: spec, date: date, channel: channel)
         }
+    }
+
+    /// One programme object read, and checked to lie near its page's day.
+    private func programme(from object: JSONValue, reader: SiteProgrammeReader, times: inout SiteDayTimes, day: Day) throws -> Programme {
+        let programme = try reader.programme(object, times: &times)
+        try checkPlausible(programme, day: day)
+        return programme
     }
 
     private func checkPlausible(_ programme: Programme, day: Day) throws {
@@ -345,11 +346,6 @@ public struct SiteGuideProvider: GuideProvider {
             }
             return try await transport.get(url, headers: requestHeaders)
         }
-    }
-
-    static func dateText(_ day: Day) -> String {
-        let pad = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-        return "\(day.year)-\(pad(day.month))-\(pad(day.day))"
     }
 
     static func describe(_ error: any Error) -> String {

@@ -97,6 +97,11 @@ enum SitePage {
         let result = try evaluate(expression, at: node, context: context)
         defer { xmlXPathFreeObject(result) }
         guard result.pointee.type == XPATH_NODESET else { throw .malformed("items: '\(expression)' gives a value, not nodes") }
+        return members(of: result)
+    }
+
+    /// The nodes of a node-set result, in document order.
+    private static func members(of result: xmlXPathObjectPtr) -> [xmlNodePtr] {
         guard let set = result.pointee.nodesetval else { return [] }
         return (0..<Int(set.pointee.nodeNr)).compactMap { set.pointee.nodeTab[$0] }
     }
@@ -106,11 +111,10 @@ enum SitePage {
         defer { xmlXPathFreeObject(result) }
         switch result.pointee.type {
         case XPATH_NODESET:
-            guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0 else { return .null }
-            let texts = (0..<Int(set.pointee.nodeNr)).compactMap { set.pointee.nodeTab[$0] }.map { JSONValue.string(text(of: $0)) }
-            return texts.count == 1 ? texts[0] : .array(texts)
+            let texts = members(of: result).map { JSONValue.string(text(of: $0)) }
+            return texts.isEmpty ? .null : texts.count == 1 ? texts[0] : .array(texts)
         case XPATH_STRING:
-            return .string(collapsed(result.pointee.stringval.map { String(cString: $0) } ?? ""))
+            return .string(SiteProgrammeReader.oneLine(result.pointee.stringval.map { String(cString: $0) } ?? ""))
         case XPATH_NUMBER:
             return result.pointee.floatval.isFinite ? .number(result.pointee.floatval) : .null
         case XPATH_BOOLEAN:
@@ -137,11 +141,7 @@ enum SitePage {
         // libxml2's xmlFree is free() unless a program installs its own allocator, which tvguide
         // does not; the global function pointer itself is not concurrency-safe to read in Swift 6.
         defer { free(content) }
-        return collapsed(String(cString: content))
-    }
-
-    static func collapsed(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return SiteProgrammeReader.oneLine(String(cString: content))
     }
 }
 

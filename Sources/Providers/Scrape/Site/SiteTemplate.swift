@@ -81,10 +81,18 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
 
     public let description: String
     let parts: [Part]
+    /// Each placeholder as written (`date:yyyy-MM-dd`) and the position of its `{`, in the
+    /// order of `parts`' placeholders, for messages about them.
+    let placeholders: [Placeholder]
+
+    struct Placeholder: Sendable, Hashable {
+        var name: String
+        var position: Int
+    }
 
     public init(_ text: String, channelParts: [String] = []) throws(SiteTemplateError) {
         description = text
-        parts = try Self.parse(Array(text), channelParts: channelParts)
+        (parts, placeholders) = try Self.parse(Array(text), channelParts: channelParts)
     }
 
     public var usesDate: Bool { parts.contains { if case .date = $0 { true } else { false } } }
@@ -151,8 +159,9 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
-    private static func parse(_ characters: [Character], channelParts: [String]) throws(SiteTemplateError) -> [Part] {
+    private static func parse(_ characters: [Character], channelParts: [String]) throws(SiteTemplateError) -> ([Part], [Placeholder]) {
         var parts: [Part] = []
+        var placeholders: [Placeholder] = []
         var literal = ""
         var index = 0
         while index < characters.count {
@@ -178,10 +187,11 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
             }
             let name = String(characters[(index + 1)..<close])
             parts.append(try placeholder(name, position: index + 1, channelParts: channelParts))
+            placeholders.append(Placeholder(name: name, position: index + 1))
             index = close + 1
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
-        return parts
+        return (parts, placeholders)
     }
 
     private static func placeholder(_ name: String, position: Int, channelParts: [String]) throws(SiteTemplateError) -> Part {
