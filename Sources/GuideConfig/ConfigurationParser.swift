@@ -3,7 +3,7 @@ import GuideCore
 
 /// Turns the composed YAML into a `GuideConfiguration`, checking every reference on the way.
 struct ConfigurationParser {
-    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "lineups", "server", "providers"]
+    static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "lineups", "server", "playlist", "providers"]
     static let serverKeys = ["cors_origins"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
@@ -59,6 +59,7 @@ struct ConfigurationParser {
             providers: providers)
         configuration.lineups = try parseLineups(top["lineups"], channels: channels)
         configuration.server = try parseServer(top["server"]?.value)
+        configuration.playlist = try top["playlist"].map { entry throws(ConfigError) in try values.url(entry.value) }
         return configuration
     }
 

@@ -27,6 +27,8 @@ public struct GuideConfiguration: Sendable {
     public var lineups: [String: [String]] = [:]
     /// `server:`, for `tvguide serve`.
     public var server = ServerOptions()
+    /// `playlist:`, the user's M3U playlist (a file or an http(s) URL): it gives the channel list.
+    public var playlist: URL?
 
     public static let supportedVersions = [1]
 

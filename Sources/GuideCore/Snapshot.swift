@@ -57,15 +57,18 @@ public struct RunReport: Codable, Sendable, Hashable {
     public var metadata: MetadataReport?
     /// Audience rankings; nil when providers.yaml lists no `audience` providers.
     public var audience: AudienceReport?
+    /// The configured M3U playlist matched to the guide; nil when providers.yaml names none.
+    public var playlist: PlaylistReport?
 
     public init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(),
-                warnings: [String] = [], metadata: MetadataReport? = nil, audience: AudienceReport? = nil) {
+                warnings: [String] = [], metadata: MetadataReport? = nil, audience: AudienceReport? = nil, playlist: PlaylistReport? = nil) {
         self.providers = providers
         self.channels = channels
         self.normalisation = normalisation
         self.warnings = warnings
         self.metadata = metadata
         self.audience = audience
+        self.playlist = playlist
     }
 }
 

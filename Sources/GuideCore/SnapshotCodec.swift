@@ -836,8 +836,50 @@ extension RunReport: JSONWritable {
             json.member("channels", channels)
             json.member("metadata", metadata)
             json.member("normalisation", normalisation)
+            json.member("playlist", playlist)
             json.member("providers", providers)
             json.member("warnings", warnings)
+        }
+    }
+}
+
+extension PlaylistReport: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("ambiguous", ambiguous)
+            json.member("entries", entries)
+            json.member("error", error)
+            json.member("matched", matched)
+            json.member("source", source)
+            json.member("unmatched", unmatched)
+        }
+    }
+}
+
+extension PlaylistReport.Ambiguity: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("candidates", candidates)
+            json.member("entry", entry)
+        }
+    }
+}
+
+extension PlaylistReport.Match: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("by", by)
+            json.member("channel", channel)
+            json.member("entry", entry)
+        }
+    }
+}
+
+extension PlaylistReport.Unmatched: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("entry", entry)
+            json.member("tvgID", tvgID)
         }
     }
 }

@@ -37,18 +37,30 @@ extension GuideServer {
             }
         }
 
-        // Rendered once per guide version and pinned there: the gzip route compresses the same
-        // document.
-        let xmltvKey = "/xmltv.xml"
-        let renderXMLTV: @Sendable (GuideIndex) throws -> RenderedResponse = { index in
-            RenderedResponse(contentType: "application/xml; charset=utf-8", bytes: try serving.source.xmltv(index.snapshot), maxAge: 300)
+        // Rendered once per guide version and line-up and pinned there (line-ups are the few
+        // providers.yaml names): the gzip route compresses the same document.
+        @Sendable func xmltv(_ request: Request) throws -> (key: String, render: @Sendable (GuideIndex) throws -> RenderedResponse) {
+            let query = QueryReader(request)
+            let lineup = try query.lineup(serving.settings)
+            let key = "/xmltv.xml" + (query.string("lineup").map { "?lineup=" + $0 } ?? "")
+            return (key, { index in
+                var snapshot = index.snapshot
+                if let lineup {
+                    let keep = Set(lineup)
+                    snapshot.channels.removeAll { !keep.contains($0.id) }
+                    snapshot.programmes.removeAll { !keep.contains($0.channel) }
+                }
+                return RenderedResponse(contentType: "application/xml; charset=utf-8", bytes: try serving.source.xmltv(snapshot), maxAge: 300)
+            })
         }
         routes.get("/xmltv.xml") { request, _ in
-            try serving.cached(request, key: xmltvKey, pinned: true, render: renderXMLTV)
+            let document = try xmltv(request)
+            return try serving.cached(request, key: document.key, pinned: true, render: document.render)
         }
         routes.get("/xmltv.xml.gz") { request, _ in
-            try serving.cached(request, key: "/xmltv.xml.gz", pinned: true) { _ in
-                let document = try serving.state.response(for: xmltvKey, pinned: true, render: renderXMLTV)
+            let document = try xmltv(request)
+            return try serving.cached(request, key: document.key + ".gz", pinned: true) { _ in
+                let document = try serving.state.response(for: document.key, pinned: true, render: document.render)
                 let compressed = try serving.source.gzip(Data(document.body.readableBytesView))
                 return RenderedResponse(contentType: "application/gzip", bytes: compressed, maxAge: 300)
             }

@@ -68,6 +68,7 @@ public struct GuideServer: Sendable {
         addOperationsRoutes(to: table, serving)
         addAPIRoutes(to: table, serving)
         addCalendarRoutes(to: table, serving)
+        addPlaylistRoutes(to: table, serving)
         addWebRoutes(to: table, serving)
         return table
     }

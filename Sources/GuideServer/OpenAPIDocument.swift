@@ -405,20 +405,25 @@ enum OpenAPIDocument {
           tags: [feeds]
           operationId: getXMLTV
           summary: The merged guide as XMLTV
-          description: For Kodi, Plex, Jellyfin and Tvheadend.
+          description: For Kodi, Plex, Jellyfin and Tvheadend (docs/integrations.md).
+          parameters:
+            - $ref: "#/components/parameters/lineup"
           responses:
             "200":
-              description: An XMLTV document.
+              description: An XMLTV document; with `lineup`, that line-up's channels only.
               headers: { ETag: { $ref: "#/components/headers/ETag" }, Cache-Control: { $ref: "#/components/headers/CacheControl" } }
               content:
                 application/xml:
                   schema: { type: string }
             "304": { $ref: "#/components/responses/NotModified" }
+            "404": { $ref: "#/components/responses/NotFound" }
       /xmltv.xml.gz:
         get:
           tags: [feeds]
           operationId: getXMLTVGzip
           summary: The merged guide as gzip-compressed XMLTV
+          parameters:
+            - $ref: "#/components/parameters/lineup"
           responses:
             "200":
               description: The XMLTV document, gzip-compressed.
@@ -427,6 +432,36 @@ enum OpenAPIDocument {
                 application/gzip:
                   schema: { type: string, contentEncoding: gzip }
             "304": { $ref: "#/components/responses/NotModified" }
+            "404": { $ref: "#/components/responses/NotFound" }
+      /playlist.m3u:
+        get:
+          tags: [feeds]
+          operationId: getPlaylist
+          summary: The user's M3U playlist with the guide's channel ids
+          description: >-
+            The playlist providers.yaml names (`playlist:`), given back in its order with `tvg-id`
+            set to the guide channel each entry matched (by tvg-id, tvg-name, then display name),
+            `tvg-logo` filled from the guide where the entry has none, and `url-tvg`/`x-tvg-url` on
+            the `#EXTM3U` line pointing at this server's `/xmltv.xml` (with the same `lineup`).
+            Stream URLs and other lines are passed through untouched; unmatched entries are kept
+            without a new id. The file is read again at most once a minute; when a read fails, the
+            last good playlist is served.
+          parameters:
+            - $ref: "#/components/parameters/lineup"
+          responses:
+            "200":
+              description: An extended M3U playlist; with `lineup`, only the entries of that line-up's channels.
+              headers: { ETag: { $ref: "#/components/headers/ETag" }, Cache-Control: { $ref: "#/components/headers/CacheControl" } }
+              content:
+                audio/x-mpegurl:
+                  schema: { type: string }
+            "304": { $ref: "#/components/responses/NotModified" }
+            "404": { $ref: "#/components/responses/NotFound" }
+            "503":
+              description: No playlist has been read well since the server started; the message says why.
+              content:
+                application/json:
+                  schema: { $ref: "#/components/schemas/Error" }
       /:
         get:
           tags: [web]
@@ -584,7 +619,7 @@ enum OpenAPIDocument {
             application/json:
               schema: { $ref: "#/components/schemas/Error" }
         NotFound:
-          description: An unknown id, line-up or route; the message names it.
+          description: An unknown id, line-up or route (or no playlist configured); the message names it.
           content:
             application/json:
               schema: { $ref: "#/components/schemas/Error" }

@@ -17,6 +17,8 @@ public struct ServerSettings: Sendable {
     /// Web origins (`https://app.example`) whose pages may read the JSON API and the feeds;
     /// `*` lets any. Empty: no CORS headers at all.
     public var corsOrigins: [String] = []
+    /// Channel id → the further ids providers.yaml gives it, for matching a playlist's `tvg-id`.
+    public var channelAliases: [String: [String]] = [:]
 
     public init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
                 reminderLead: Duration = .seconds(300), refreshInterval: Duration? = nil) {
@@ -41,6 +43,8 @@ public struct GuideSource: Sendable {
     public var gzip: @Sendable (Data) throws -> Data
     /// The wall clock; tests and screenshots fix it.
     public var clock: @Sendable () -> Date
+    /// The user's M3U playlist as last read (`/playlist.m3u`); nil when providers.yaml names none.
+    public var playlist: (@Sendable () async -> ServedPlaylist)?
 
     public init(loadLatest: @escaping @Sendable () throws -> Snapshot?, refresh: (@Sendable () async throws -> RefreshOutcome)?,
                 xmltv: @escaping @Sendable (Snapshot) throws -> Data, gzip: @escaping @Sendable (Data) throws -> Data,
@@ -50,6 +54,21 @@ public struct GuideSource: Sendable {
         self.xmltv = xmltv
         self.gzip = gzip
         self.clock = clock
+    }
+}
+
+/// The playlist `/playlist.m3u` gives back: the last one read well, and why the latest read
+/// failed, if it did.
+public struct ServedPlaylist: Sendable {
+    public var playlist: Playlist?
+    public var error: String?
+    /// Changes whenever `playlist` does: part of the rendered response's cache key.
+    public var revision: Int
+
+    public init(playlist: Playlist?, error: String?, revision: Int) {
+        self.playlist = playlist
+        self.error = error
+        self.revision = revision
     }
 }
 

@@ -47,11 +47,18 @@ public enum GuideBuilder {
         let started = ContinuousClock.now
         let window = configuration.timeWindow(now: request.now, from: request.from, to: request.to)
         guard window.to > window.from else { throw BuildError.invalidWindow(from: window.from, to: window.to) }
-        let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
         let clock = RunClock(fixedAt: request.now)
+        let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
+        var configuration = configuration
+        var playlist: PlaylistChannels?
+        if let source = PlaylistSource(configuration: configuration, clock: clock) {
+            var read = await PlaylistChannels.read(source) { try? store.loadLatest() }
+            configuration.channels = read.channelMap(configuration.channels, location: SourceLocation(file: configuration.file, line: 1, column: 1))
+            playlist = read
+        }
+        let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
         let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue, clock: clock)
         let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue, clock: clock)
-        let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
 
         let result = await setup.chain.run(window: window, progress: progress)
 
@@ -69,6 +76,7 @@ public enum GuideBuilder {
         }
         var snapshot = GuideAssembler.assemble(result, previous: previous, window: window, now: request.now)
         if let previousWarning { snapshot.report.warnings.append(previousWarning) }
+        playlist?.narrow(&snapshot, aliases: Dictionary(configuration.channels.map { ($0.id, $0.aliases) }, uniquingKeysWith: { first, _ in first }))
         var metadataElapsed: Duration?
         if let enricher = metadata.enricher, !result.owners.isEmpty {
             let enrichmentStarted = ContinuousClock.now

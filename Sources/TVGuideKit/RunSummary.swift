@@ -48,6 +48,9 @@ public struct RunSummary: Sendable {
         if let audience = report.audience {
             lines += audienceLines(audience)
         }
+        if let playlist = report.playlist {
+            lines += playlistLines(playlist)
+        }
         let stale = report.channels.filter(\.stale)
         let empty = report.channels.filter { $0.provider == nil && !$0.stale }
         lines.append("Channels: \(report.channels.count) (\(report.channels.count - stale.count - empty.count) live, \(stale.count) stale, \(empty.count) empty); programmes: \(snapshot.programmes.count)")
@@ -111,6 +114,33 @@ public struct RunSummary: Sendable {
             lines.append("  ambiguous, rejected: \(ambiguous)")
         }
         return lines
+    }
+
+    private func playlistLines(_ playlist: PlaylistReport) -> [String] {
+        var lines = ["Playlist: \(playlist.source): \(playlist.entries) entr\(playlist.entries == 1 ? "y" : "ies"), \(playlist.matched.count) matched, "
+            + "\(playlist.ambiguous.count) ambiguous, \(playlist.unmatched.count) unmatched"]
+        if let error = playlist.error {
+            lines.append("  ✗ \(error)")
+        }
+        let byKey = Dictionary(grouping: playlist.matched, by: \.by)
+        let counts = [PlaylistReport.Match.Key.tvgID, .tvgName, .name].compactMap { key in byKey[key].map { "\($0.count) by \(key.rawValue)" } }
+        if !counts.isEmpty { lines.append("  matched: " + counts.joined(separator: ", ")) }
+        for ambiguous in playlist.ambiguous.prefix(Self.unmatchedShown) {
+            lines.append("  ambiguous: \(Self.escaped(ambiguous.entry)) could be \(ambiguous.candidates.joined(separator: " or "))")
+        }
+        if !playlist.unmatched.isEmpty {
+            let shown = playlist.unmatched.prefix(Self.unmatchedShown).map { entry in
+                Self.escaped(entry.entry) + (entry.tvgID.map { " (tvg-id \(Self.escaped($0)))" } ?? "")
+            }
+            let more = playlist.unmatched.count - shown.count
+            lines.append("  unmatched: " + shown.joined(separator: "; ") + (more > 0 ? "; … and \(more) more (report.playlist in the snapshot)" : ""))
+        }
+        return lines
+    }
+
+    /// A playlist's names are the user's file: control characters (a terminal escape) are shown, not obeyed.
+    private static func escaped(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(120))
     }
 
     /// Failed days listed per audience provider in the text report; the snapshot keeps them all.

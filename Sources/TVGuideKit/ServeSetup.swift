@@ -23,12 +23,17 @@ public enum ServeSetup {
                 throw RefreshFailure(description: SecretValues.shared.redact(String(describing: error)))
             }
         } : nil
-        return GuideSource(
+        var source = GuideSource(
             loadLatest: { try store.loadLatest() },
             refresh: rebuild,
             xmltv: { snapshot in try XMLTVWriter.write(channels: snapshot.channels, programmes: snapshot.programmes) },
             gzip: { data in try Gzip.compress(data) },
             clock: clock)
+        if let playlist = PlaylistSource(configuration: configuration) {
+            let keeper = PlaylistKeeper(source: playlist)
+            source.playlist = { await keeper.current() }
+        }
+        return source
     }
 
     /// The configuration's line-ups, a refresh every `cache.ttl` unless `refreshInterval` says
@@ -40,6 +45,7 @@ public enum ServeSetup {
         var settings = ServerSettings(host: host, port: port, lineups: configuration.lineups, reminderLead: .seconds(reminderMinutes * 60),
                                       refreshInterval: interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil)
         settings.corsOrigins = corsOrigins.isEmpty ? configuration.server.corsOrigins : corsOrigins
+        settings.channelAliases = Dictionary(configuration.channels.map { ($0.id, $0.aliases) }, uniquingKeysWith: { first, _ in first })
         return settings
     }
 }

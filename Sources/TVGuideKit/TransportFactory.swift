@@ -20,6 +20,8 @@ public struct TransportFactory: Sendable {
         case page = 16_777_216
         /// A whole guide in one document (XMLTV): a week of hundreds of channels.
         case document = 268_435_456
+        /// The user's M3U playlist (`Playlist.maximumBytes`).
+        case playlist = 33_554_432
     }
 
     public var cache: HTTPCache
@@ -47,6 +49,15 @@ public struct TransportFactory: Sendable {
             return timing.map { CountingTransport(inner: replay, timing: $0) } ?? replay
         }
         let policy = TransportPolicy(timeout: .milliseconds(Int64(timeout * 1_000)), retries: retries, maxConcurrent: concurrency, maxBodyBytes: maxBody)
+        return liveTransport(policy: policy)
+    }
+
+    /// The live client for a document the configuration names outside any provider (the playlist).
+    func transport(bodyLimit: BodyLimit) -> any HTTPTransport {
+        liveTransport(policy: TransportPolicy(timeout: .seconds(10), retries: 1, maxConcurrent: 1, maxBodyBytes: bodyLimit.rawValue))
+    }
+
+    private func liveTransport(policy: TransportPolicy) -> any HTTPTransport {
         let live = LiveTransport(policy: policy, cache: cache, cacheTTL: .milliseconds(Int64(cacheTTL * 1_000)), now: clock.reading)
         timing?.track(live)
         return live

@@ -6,6 +6,9 @@ import TVGuideKit
 
 @main
 struct TVGuide: AsyncParsableCommand {
+    /// Printed by `--version` and `grab --version`, and written as the XMLTV generator's version.
+    static let version = "1.0.0"
+
     static let configuration = CommandConfiguration(
         commandName: "tvguide",
         abstract: "Aggregate a TV guide from pluggable sources, snapshot it, diff it and export it.",
@@ -14,7 +17,9 @@ struct TVGuide: AsyncParsableCommand {
         (see docs/configuration.md). `tvguide build` runs the chains and writes a snapshot; \
         the other commands read snapshots, and `tvguide serve` serves the guide over HTTP.
         """,
-        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, ServeCommand.self, SourcesCommand.self],
+        version: TVGuide.version,
+        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, ServeCommand.self, SourcesCommand.self,
+                      GrabCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -83,7 +83,7 @@ import Testing
 
     @Test func unknownTopLevelKeySuggestsTheClosest() {
         let error = parseError(minimalYAML + "windw: { past: 1d }\n")
-        #expect(error?.description == "/srv/tvguide/providers.yaml:4:1: unknown key 'windw' in the top level; known keys: version, window, cache, snapshots, channels, guide, metadata, audience, lineups, server, providers — did you mean 'window'?")
+        #expect(error?.description == "/srv/tvguide/providers.yaml:4:1: unknown key 'windw' in the top level; known keys: version, window, cache, snapshots, channels, guide, metadata, audience, lineups, server, playlist, providers — did you mean 'window'?")
         let far = parseError(minimalYAML + "colour: red\n")
         #expect(far?.message.hasSuffix("providers") == true)
     }

@@ -123,7 +123,15 @@ enum SnapshotSamples {
                                            errors: [ProviderFailure(kind: "notFound", message: "not found: no page for 2026-10-23", day: friday)]),
                 ],
                 days: 2, records: 3, joined: 1, fetched: [friday, saturday], failed: [friday], stale: [friday]
-            )
+            ),
+            playlist: {
+                var playlist = PlaylistReport(source: "https://iptv.example/channels.m3u", entries: 4)
+                playlist.matched = [.init(entry: "La 1 HD", channel: "La1.es", by: .tvgID), .init(entry: "Antena 3", channel: "Antena3.es", by: .name)]
+                playlist.ambiguous = [.init(entry: "TV3 HD", candidates: ["TV3.es", "TV3Cat.es"])]
+                playlist.unmatched = [.init(entry: "Canal Sur", tvgID: "CanalSur.es")]
+                playlist.error = "https://iptv.example/channels.m3u: HTTP 503"
+                return playlist
+            }()
         )
     }
 
