@@ -175,14 +175,15 @@ actor PlaylistKeeper {
     private var revision = 0
     private var readAt: ContinuousClock.Instant?
 
-    static let rereadAfter: Duration = .seconds(60)
+    private let rereadAfter: Duration
 
-    init(source: PlaylistSource) {
+    init(source: PlaylistSource, rereadAfter: Duration = .seconds(60)) {
         self.source = source
+        self.rereadAfter = rereadAfter
     }
 
     func current() async -> ServedPlaylist {
-        if readAt.map({ ContinuousClock.now - $0 >= Self.rereadAfter }) ?? true {
+        if readAt.map({ ContinuousClock.now - $0 >= rereadAfter }) ?? true {
             readAt = .now
             do {
                 let read = try await source.load()

@@ -106,15 +106,18 @@ struct GrabCommand: AsyncParsableCommand {
 
     private func configureFile() throws {
         let interactive = isatty(STDIN_FILENO) == 1
-        var providers = GrabberConfig.defaultProviders()
+        // Configuring again starts from the choices already made; a channel new since then is in.
+        let existing = try GrabberConfig.load(configURL, required: false)
+        var providers = existing?.providers ?? GrabberConfig.defaultProviders()
         if interactive {
-            providers = URL(fileURLWithPath: ask("providers.yaml to build the guide from", default: providers.path))
+            providers = URL(fileURLWithPath: ask("providers.yaml to build the guide from", default: providers.path)).standardizedFileURL
         }
         let configuration = try loadConfiguration(providers)
         let channels = availableChannels(configuration)
-        var selected = Set(channels.map(\.id))
-        if interactive, !channels.isEmpty, !yes("Grab all \(channels.count) channel(s)?") {
-            selected = Set(channels.filter { yes("  \($0.name) (\($0.id))?") }.map(\.id))
+        let leftOut = Set(existing?.channels.filter { !$0.selected }.map(\.id) ?? [])
+        var selected = Set(channels.map(\.id)).subtracting(leftOut)
+        if interactive, !channels.isEmpty, !yes("Grab all \(channels.count) channel(s)?", default: leftOut.isEmpty) {
+            selected = Set(channels.filter { yes("  \($0.name) (\($0.id))?", default: !leftOut.contains($0.id)) }.map(\.id))
         }
         // The player runs the grabber as its own user (hts, mythtv): folders it cannot write
         // move under the configuration file's folder.
@@ -139,8 +142,8 @@ struct GrabCommand: AsyncParsableCommand {
         return answer.isEmpty ? fallback : answer
     }
 
-    private func yes(_ question: String) -> Bool {
-        ask(question, default: "yes").lowercased().hasPrefix("y")
+    private func yes(_ question: String, default fallback: Bool) -> Bool {
+        ask(question, default: fallback ? "yes" : "no").lowercased().hasPrefix("y")
     }
 
     /// The channel map of providers.yaml, else the channels of its last snapshot.
