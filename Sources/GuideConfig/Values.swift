@@ -137,15 +137,22 @@ struct ValueReader: Sendable {
             return try path(value)
         }
         let scheme = value.text[..<schemeEnd.lowerBound].lowercased()
+        // Schemes are case-insensitive (RFC 3986): HTTP:// is http://.
+        let text = scheme + value.text[schemeEnd.lowerBound...]
         switch scheme {
         case "http", "https":
-            guard let url = URL(string: value.text), let host = url.host, !host.isEmpty else {
+            guard let url = URL(string: text), let host = url.host, !host.isEmpty else {
                 throw .invalidValue("expected \(expected), got \(value.shown), which is not a valid \(scheme) URL", value.location)
             }
             return url
         case "file":
-            guard let url = URL(string: value.text), url.isFileURL, !url.path.isEmpty else {
+            guard let url = URL(string: text), url.isFileURL, !url.path.isEmpty else {
                 throw .invalidValue("expected \(expected), got \(value.shown), which is not a valid file URL", value.location)
+            }
+            // file://host/path names another machine's file, which this one cannot read.
+            if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
+                throw .invalidValue("expected \(expected), got \(value.shown): a file URL on host '\(host)' is another machine's file; "
+                    + "write file:///path (or the path) for a file of this machine", value.location)
             }
             return url.standardizedFileURL
         default:

@@ -4,6 +4,7 @@ import GuideCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// The network transport: AsyncHTTPClient with a per-attempt timeout, a per-transport bound on
 /// requests in flight, retries with exponential backoff, `429` + `Retry-After`, and an optional
@@ -333,6 +334,11 @@ public final class LiveTransport: HTTPTransport {
             throw error
         } catch {
             if Task.isCancelled { throw CancellationError() }
+            if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
+                // Not retried: the same body inflates the same way every time.
+                throw ProviderError.malformed("body of \(shown) is too large: its \(fields["content-encoding"] ?? "compressed") encoding inflates to more than "
+                    + "100 times its size (a decompression bomb?), refused after \(ByteCount.text(body.count))")
+            }
             if let error = error as? IOError, error.errnoCode == ECONNRESET {
                 throw AttemptFailure.unreachable("\(shown): connection reset by the server after \(body.count) bytes of the body")
             }

@@ -33,38 +33,16 @@ public struct PlaylistSource: Sendable {
             guard response.status == 200 else { throw PlaylistReadError("\(description): HTTP \(response.status)") }
             data = response.body
         } else {
-            data = try Self.readFile(location)
+            do {
+                data = try LocalFile.read(location, limit: Playlist.maximumBytes)
+            } catch {
+                throw PlaylistReadError(error.description)
+            }
         }
         do {
             return try Playlist.parse(data)
         } catch {
             throw PlaylistReadError("\(description): \(error)")
-        }
-    }
-
-    /// A regular file, no larger than a playlist may be: a directory, a FIFO or a device is
-    /// named as such instead of being read.
-    private static func readFile(_ url: URL) throws(PlaylistReadError) -> Data {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else {
-            throw PlaylistReadError("\(url.path): \(String(cString: strerror(errno)))")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            let kind = switch status.st_mode & S_IFMT {
-            case S_IFDIR: "a directory"
-            case S_IFIFO: "a FIFO"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "not a regular file"
-            }
-            throw PlaylistReadError("\(url.path) is \(kind), not a playlist file")
-        }
-        guard Int(status.st_size) <= Playlist.maximumBytes else {
-            throw PlaylistReadError("\(url.path): \(PlaylistError.tooLarge(bytes: Int(status.st_size)))")
-        }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw PlaylistReadError("\(url.path): \(String(describing: (error as NSError).localizedDescription))")
         }
     }
 }

@@ -218,3 +218,27 @@ import Testing
         #expect(Suggestion.editDistance(Array(""), Array("abc")) == 3)
     }
 }
+
+@Suite struct SourceURLTests {
+    static func playlist(_ value: String) throws -> URL? {
+        try GuideConfiguration.parse(yaml: "playlist: \"\(value)\"\nguide: [a]\nproviders: { a: { type: xmltv, url: a.xml } }\n",
+                                     file: configFile).playlist
+    }
+
+    @Test func schemesAreCaseInsensitive() throws {
+        #expect(try Self.playlist("HTTP://iptv.example/list.m3u")?.absoluteString == "http://iptv.example/list.m3u")
+        #expect(try Self.playlist("Https://iptv.example/list.m3u")?.scheme == "https")
+        #expect(try Self.playlist("FILE:///srv/list.m3u")?.path == "/srv/list.m3u")
+    }
+
+    @Test func aFileURLOnAnotherHostIsRefused() throws {
+        #expect(try Self.playlist("file:///srv/list.m3u")?.path == "/srv/list.m3u")
+        #expect(try Self.playlist("file://localhost/srv/list.m3u")?.path == "/srv/list.m3u")
+        #expect(throws: ConfigError.self) { try Self.playlist("file://nas/srv/list.m3u") }
+        do {
+            _ = try Self.playlist("file://nas/srv/list.m3u")
+        } catch {
+            #expect("\(error)".contains("a file URL on host 'nas' is another machine's file"), "\(error)")
+        }
+    }
+}

@@ -139,6 +139,25 @@ struct RetryTests {
         }
     }
 
+    @Test("a gzip body that inflates past the ratio cap is too large, and not asked again")
+    func gzipBombIsTooLargeNotCutShort() async throws {
+        // 20 MB of zeros in about 20 kB: 1,000 times its size, past the 100× the client allows.
+        let zipped = try await Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "head -c 20000000 /dev/zero | gzip -1 | base64 -w0"])
+        let bomb = try #require(Data(base64Encoded: zipped.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let log = RequestLog()
+        try await LoopbackServer.run(log: log, { _ in LoopbackResponse(headers: ["content-type": "application/xml", "content-encoding": "gzip"], body: bomb) }) { base in
+            do {
+                _ = try await LiveTransport(policy: fastPolicy(retries: 2)).get(base.appendingPathComponent("guide.xml"))
+                Issue.record("expected .malformed")
+            } catch let error as ProviderError {
+                #expect(error.kind == "malformed", "\(error)")
+                #expect(error.description.contains("is too large: its gzip encoding inflates to more than 100 times its size"), "\(error)")
+                #expect(!error.description.contains("cut short"))
+            }
+        }
+        #expect(await log.count == 1)
+    }
+
     @Test("a body over maxBodyBytes is .malformed")
     func oversizedBodyIsMalformed() async throws {
         try await LoopbackServer.run({ _ in .text(String(repeating: "x", count: 1000)) }) { base in

@@ -65,8 +65,18 @@ struct XMLTVProviderTests {
     @Test("errors: a missing file, a broken file, no transport for http, an unknown scheme")
     func errors() async throws {
         let missing = XMLTVProvider(id: "m", source: Fixtures.url("xmltv/nope.xml"), transport: nil)
-        await #expect(throws: ProviderError.notConfigured("XMLTV file not found: \(Fixtures.url("xmltv/nope.xml").path)")) {
+        await #expect(throws: ProviderError.notConfigured("cannot read XMLTV file \(Fixtures.url("xmltv/nope.xml").path): no such file")) {
             try await missing.channels()
+        }
+        // Not files: named as what they are, never opened (a FIFO would block, /dev/zero never end).
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("tvguide-fifo-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        for (url, what) in [(Fixtures.url("xmltv"), "is a directory, not a file"), (fifo, "is a FIFO (named pipe), not a file"),
+                            (URL(fileURLWithPath: "/dev/zero"), "is a device, not a file")] {
+            await #expect(throws: ProviderError.notConfigured("cannot read XMLTV file \(url.path): \(what)")) {
+                try await XMLTVProvider(id: "x", source: url, transport: nil).channels()
+            }
         }
 
         let truncated = XMLTVProvider(id: "t", source: Fixtures.url("xmltv/truncated.xml"), transport: nil)

@@ -18,7 +18,8 @@ public enum Gzip {
     /// Inflates every gzip member of `data` (concatenated members are one stream, as `gunzip` reads them).
     static func decompress(_ data: Data, name: String) throws -> Data {
         guard data.count <= Int(uInt.max) else { throw ProviderError.malformed("\(name): gzip: larger than 4 GiB") }
-        let limit = max(data.count, ratioFloor) * maximumRatio
+        // libxml2 reads at most 2 GiB, so more than that is refused as it inflates, not after.
+        let limit = min(max(data.count, ratioFloor) * maximumRatio, Int(Int32.max))
         var stream = z_stream()
         // 15 + 16: a gzip header, not a raw zlib stream.
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -42,7 +43,9 @@ public enum Gzip {
                 }
                 output.append(chunk, count: chunkSize - Int(stream.avail_out))
                 guard output.count <= limit else {
-                    throw ProviderError.malformed("\(name): gzip: inflates to more than \(maximumRatio) times its \(data.count) bytes, refused as a decompression bomb")
+                    throw ProviderError.malformed(limit == Int(Int32.max)
+                        ? "\(name): gzip: inflates to more than 2 GiB, which libxml2 cannot read; refused while inflating (a decompression bomb?)"
+                        : "\(name): gzip: inflates to more than \(maximumRatio) times its \(data.count) bytes, refused as a decompression bomb")
                 }
                 switch status {
                 case Z_OK:

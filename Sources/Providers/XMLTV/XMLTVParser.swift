@@ -12,19 +12,18 @@ public struct XMLTVParser: Sendable {
         self.source = source
     }
 
+    /// What libxml2's memory reader takes; a compressed file is far smaller.
+    static let maximumFileBytes = Int(Int32.max)
+
     /// Parses a file; gzip-compressed files (by their magic bytes, whatever their name) are inflated first.
     public func parse(contentsOf url: URL) throws -> XMLTVDocument {
-        let name = url.lastPathComponent
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ProviderError.notConfigured("XMLTV file not found: \(url.path)")
-        }
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            data = try LocalFile.read(url, limit: Self.maximumFileBytes, mapped: true)
         } catch {
-            throw ProviderError.notConfigured("cannot read XMLTV file \(url.path): \(error.localizedDescription)")
+            throw ProviderError.notConfigured("cannot read XMLTV file \(error)")
         }
-        return try parse(data, name: name)
+        return try parse(data, name: url.lastPathComponent)
     }
 
     /// Parses XMLTV bytes (plain or gzip). `name` identifies the input in error messages.

@@ -5,8 +5,9 @@ import GuideCore
 /// `DateFormatter` per time is far too slow for 50,000 programmes, and the offset written in the
 /// file, not a time-zone database, is what says which of a DST night's two 02:30s is meant.
 public enum XMLTVTime {
-    /// Parses `YYYYMMDDhhmmss ±hhmm`. Seconds, minutes and hours may be left off (they count as
-    /// zero); the offset may be left off (UTC), written `±hh:mm` or `±hh`, or be `UTC`, `GMT` or `Z`.
+    /// Parses `YYYYMMDDhhmmss ±hhmm`. Any trailing units may be left off (a day counts as its first
+    /// second, a month as its first day); the offset may be left off (UTC), written `±hh:mm` or
+    /// `±hh`, or be a zone name the xmltv tools know (`BST`, `CET`, `EST`, `UTC`…, `zoneOffsets`).
     public static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse($0) }
@@ -21,14 +22,17 @@ public enum XMLTVTime {
         let digitsStart = i
         while i < n, bytes[i] &- 0x30 < 10 { i += 1 }
         let digitCount = i - digitsStart
-        guard digitCount == 8 || digitCount == 10 || digitCount == 12 || digitCount == 14 else { return nil }
+        // The DTD lets a time stop at any unit: 2000, 200007, 20000728, 2000072817…
+        guard digitCount >= 4, digitCount <= 14, digitCount % 2 == 0 else { return nil }
 
         func number(_ at: Int, _ width: Int) -> Int {
             var value = 0
             for k in (digitsStart + at)..<(digitsStart + at + width) { value = value * 10 + Int(bytes[k] &- 0x30) }
             return value
         }
-        let year = number(0, 4), month = number(4, 2), day = number(6, 2)
+        let year = number(0, 4)
+        let month = digitCount >= 6 ? number(4, 2) : 1
+        let day = digitCount >= 8 ? number(6, 2) : 1
         let hour = digitCount >= 10 ? number(8, 2) : 0
         let minute = digitCount >= 12 ? number(10, 2) : 0
         let second = digitCount >= 14 ? number(12, 2) : 0
@@ -78,7 +82,7 @@ public enum XMLTVTime {
         let sign = b[from]
         guard sign == 0x2B || sign == 0x2D else {
             let name = String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
-            return name == "UTC" || name == "GMT" || name == "Z" ? 0 : nil
+            return zoneOffsets[name.uppercased()]
         }
         func digit(_ k: Int) -> Int? {
             let d = b[k] &- 0x30
@@ -101,6 +105,21 @@ public enum XMLTVTime {
         guard hours <= 14, minutes < 60 else { return nil }
         return (hours * 3_600 + minutes * 60) * (sign == 0x2D ? -1 : 1)
     }
+
+    /// Zone abbreviations as the xmltv tools read them (Date::Manip), seconds east of UTC: the
+    /// DTD's own example is `200007281733 BST`. Each has one offset whatever the date, where
+    /// Date::Manip 6 refuses a summer abbreviation in winter (BST in January) and reads CST and
+    /// PST in July as China's and the Philippines' (docs/configuration.md, "xmltv").
+    static let zoneOffsets: [String: Int] = {
+        let hours: [String: Double] = [
+            "UTC": 0, "UT": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 1, "BST": 1, "IST": 5.5,
+            "CET": 1, "CEST": 2, "MET": 1, "MEST": 2, "MEZ": 1, "MESZ": 2, "EET": 2, "EEST": 3, "MSK": 3,
+            "AST": -4, "ADT": -3, "NST": -3.5, "NDT": -2.5, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5,
+            "MST": -7, "MDT": -6, "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10,
+            "AWST": 8, "ACST": 9.5, "ACDT": 10.5, "AEST": 10, "AEDT": 11, "JST": 9, "KST": 9, "NZST": 12, "NZDT": 13,
+        ]
+        return hours.mapValues { Int($0 * 3_600) }
+    }()
 
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
