@@ -64,6 +64,8 @@ def cut_rows(page, keep):
 
 def xmltv_seeds():
     seeds = [path.read_bytes() for path in sorted((FIXTURES / "xmltv").glob("*")) if path.name != "sample.xml"]
+    # Hostile documents: entity amplification in attributes, billion laughs, a loop, an external entity.
+    seeds += [path.read_bytes() for path in sorted((FIXTURES / "fuzz" / "xmltv").glob("*"))]
     sample = (FIXTURES / "xmltv" / "sample.xml").read_text(encoding="utf-8")
     head = sample[: sample.index("<channel")]
     small = head + "".join(first_blocks(sample, "channel", 3)) + "".join(first_blocks(sample, "programme", 8)) + "</tv>\n"

@@ -1,6 +1,7 @@
 import Foundation
 import GuideCore
 import Testing
+import TestSupport
 import XMLTV
 
 /// Inputs that fuzzing (fuzz/README.md) showed the XMLTV parser must refuse cleanly.
@@ -23,6 +24,32 @@ struct XMLTVFuzzRegressionTests {
         let guide = "<tv>" + String(repeating: " ", count: 1 << 20) + "<channel id=\"La1.es\"><display-name>La 1</display-name></channel></tv>"
         let document = try parseData(try Gzip.compress(Data(guide.utf8)), name: "padded.xml.gz")
         #expect(document.channels.map(\.id) == ["La1.es"])
+    }
+
+    @Test("entities that would blow up are refused before libxml2 expands them, and say what they are", arguments: [
+        ("attribute-amplification.xml", "attribute-amplification.xml: entity expansion: 600 reference(s) to the document's own entities "
+            + "would expand to 2457600 bytes, more than its own 65964 bytes plus 1 MiB; refused as an entity-expansion attack ('billion laughs')"),
+        ("billion-laughs.xml", "billion-laughs.xml: entity expansion: 1 reference(s) to the document's own entities would expand to "
+            + "2000000000 bytes, more than its own 652 bytes plus 1 MiB; refused as an entity-expansion attack ('billion laughs')"),
+        ("entity-loop.xml", "entity-loop.xml: entity reference loop: a → b → a refers to itself, which would expand forever"),
+        ("external-entity.xml", "external-entity.xml: the document declares an external entity 'x' (SYSTEM or PUBLIC), which tvguide "
+            + "does not read: a guide is the document alone"),
+    ])
+    func hostileEntities(file: String, message: String) throws {
+        let data = try Data(contentsOf: Fixtures.url("fuzz/xmltv/\(file)"))
+        let error = #expect(throws: ProviderError.self) { try parseData(data, name: file) }
+        #expect(malformedMessage(error) == message)
+    }
+
+    @Test("the amplification case at scale costs memory in proportion to the file, not to its expansion")
+    func amplificationAtScale() throws {
+        // 155 kB of references to a 10 kB entity in attributes: 2.7 GB before the check.
+        let big = String(repeating: "x", count: 10_000)
+        let programmes = String(repeating: "<programme start=\"20261125100000 +0000\" channel=\"&big;\"><title>t</title></programme>\n", count: 1_800)
+        let data = Data("<?xml version=\"1.0\"?>\n<!DOCTYPE tv [ <!ENTITY big \"\(big)\"> ]>\n<tv>\n\(programmes)</tv>\n".utf8)
+        #expect(data.count > 150_000)
+        let error = #expect(throws: ProviderError.self) { try parseData(data, name: "amplified.xml") }
+        #expect(malformedMessage(error)?.contains("would expand to 18000000 bytes") == true, "\(String(describing: error))")
     }
 
     private func parseData(_ data: Data, name: String) throws -> XMLTVDocument {

@@ -189,16 +189,42 @@ struct XMLTVParserTests {
     @Test("bad programmes are skipped and counted with their reason and line; good ones are kept")
     func badTimes() throws {
         let document = try parseFixture("bad-times.xml")
-        #expect(document.programmes.map(\.title) == ["Noticias Cuatro", "First Dates"])
-        #expect(document.programmes.map(\.kind) == [.news, .programme])
+        // A channel without its <channel> element keeps its programme, as tv_cat and tv_sort keep it.
+        #expect(document.programmes.map(\.title) == ["Noticias Cuatro", "Canal desconocido", "First Dates"])
+        #expect(document.programmes.map(\.kind) == [.news, .programme, .programme])
+        #expect(document.channels.map(\.id) == ["Cuatro.es", "Cuatro2.es"])
+        #expect(document.channels.last == Channel(id: "Cuatro2.es", name: "Cuatro2.es"))
         #expect(document.skipped.map(\.reason) == [
             .stopBeforeStart, .unparsableStart, .unparsableStart, .unparsableStop, .missingTitle, .missingChannel,
-            .unknownChannel,
         ])
-        #expect(document.skipped.map(\.line) == [12, 15, 18, 21, 24, 27, 30])
+        #expect(document.skipped.map(\.line) == [12, 15, 18, 21, 24, 27])
         #expect(document.skipped[1].start == "21 de octubre, 17:00")
-        #expect(document.skipped[6].channel == "Cuatro2.es")
-        #expect(document.skippedSummary == "2 unparsable start, 1 missing channel, 1 missing title, 1 stop before start, 1 unknown channel, 1 unparsable stop")
+        #expect(document.skippedSummary == "2 unparsable start, 1 missing channel, 1 missing title, 1 stop before start, 1 unparsable stop")
+    }
+
+    @Test("internal entities are expanded in text; character references too")
+    func internalEntities() throws {
+        let document = try parseFixture("entities.xml")
+        #expect(document.programmes.map(\.title) == ["T text END"])
+        #expect(document.programmes.first?.synopsis == "D text and text é")
+        #expect(document.channels.map(\.name) == ["A & B"])
+    }
+
+    @Test("the DTD's zone names and partial times", arguments: [
+        ("200007281733 BST", "2000-07-28T16:33:00Z"), ("20261125100000 CET", "2026-11-25T09:00:00Z"),
+        ("20260725100000 CEST", "2026-07-25T08:00:00Z"), ("20261125100000 EST", "2026-11-25T15:00:00Z"),
+        ("20261125100000 PST", "2026-11-25T18:00:00Z"), ("20261125100000 IST", "2026-11-25T04:30:00Z"),
+        ("20261125100000 utc", "2026-11-25T10:00:00Z"), ("20261125100000 -0330", "2026-11-25T13:30:00Z"),
+        ("2026", "2026-01-01T00:00:00Z"), ("202611", "2026-11-01T00:00:00Z"), ("20261125", "2026-11-25T00:00:00Z"),
+        ("2026112510", "2026-11-25T10:00:00Z"), ("202611251030", "2026-11-25T10:30:00Z"),
+    ])
+    func zonesAndPartialTimes(written: String, utc: String) throws {
+        #expect(XMLTVTime.parse(written).map(ISOTime.format) == utc)
+    }
+
+    @Test("what is not a time stays refused", arguments: ["20261", "2026112", "20261125 XYZ", "20261125 +25", "202613"])
+    func notTimes(written: String) {
+        #expect(XMLTVTime.parse(written) == nil)
     }
 
     @Test("a file without <channel> elements gets its channels from the programmes")

@@ -57,8 +57,8 @@ struct XMLTVProviderTests {
         let bad = XMLTVProvider(id: "b", source: Fixtures.url("xmltv/bad-times.xml"), transport: nil)
         _ = try await bad.channels()
         #expect(await bad.reportNotes() == [
-            "parsed 2 programmes on 1 channel from bad-times.xml, skipped 7 (2 unparsable start, 1 missing channel, "
-                + "1 missing title, 1 stop before start, 1 unknown channel, 1 unparsable stop)",
+            "parsed 3 programmes on 2 channels from bad-times.xml, skipped 6 (2 unparsable start, 1 missing channel, "
+                + "1 missing title, 1 stop before start, 1 unparsable stop)",
         ])
     }
 

@@ -58,8 +58,6 @@ public struct XMLTVSkippedProgramme: Sendable, Hashable {
         case unparsableStop = "unparsable stop"
         case stopBeforeStart = "stop before start"
         case missingChannel = "missing channel"
-        /// The programme names a channel that the file declares no `<channel>` for.
-        case unknownChannel = "unknown channel"
         case missingTitle = "missing title"
     }
 

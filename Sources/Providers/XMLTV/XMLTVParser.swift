@@ -35,7 +35,13 @@ public struct XMLTVParser: Sendable {
         }
         _ = LibXML2.initialised
         return try xml.withUnsafeBytes { bytes in
-            let run = try ReaderRun(bytes: bytes, name: name, source: source)
+            let expandEntities: Bool
+            do {
+                expandEntities = try XMLTVEntities.check(bytes)
+            } catch {
+                throw ProviderError.malformed("\(name): \(error)")
+            }
+            let run = try ReaderRun(bytes: bytes, name: name, source: source, expandEntities: expandEntities)
             defer { run.close() }
             return try run.parse()
         }
@@ -58,8 +64,6 @@ private final class ReaderRun {
     private var channels: [Channel] = []
     private var channelIDs: Set<String> = []
     private var programmes: [Programme] = []
-    /// Start-tag line of each programme kept so far, for reporting those dropped at the end.
-    private var lines: [Int] = []
     private var programmeChannelIDs: Set<String> = []
     private var skipped: [XMLTVSkippedProgramme] = []
 
@@ -75,11 +79,15 @@ private final class ReaderRun {
     private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue
         | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
 
-    init(bytes: UnsafeRawBufferPointer, name: String, source: String) throws {
+    /// - Parameter expandEntities: the document declares internal entities, checked by
+    ///   `XMLTVEntities`: their references in text are replaced by their text (without it,
+    ///   libxml2's reader drops them, and `T &y; END` reads `T  END`).
+    init(bytes: UnsafeRawBufferPointer, name: String, source: String, expandEntities: Bool) throws {
         self.name = name
         self.source = source
         let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
-        guard let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, Self.options) else {
+        let options = expandEntities ? Self.options | Int32(XML_PARSE_NOENT.rawValue) : Self.options
+        guard let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, options) else {
             throw ProviderError.malformed("\(name): libxml2 could not start reading")
         }
         self.reader = reader
@@ -135,27 +143,14 @@ private final class ReaderRun {
         return finish()
     }
 
-    /// Drops programmes on channels the file does not declare, unless it declares none at all, in
-    /// which case the channels are made from the programmes' ids so that nothing is lost.
+    /// A programme on a channel the file does not declare keeps its channel, made from its id, as
+    /// tv_cat and tv_sort keep it.
     private func finish() -> XMLTVDocument {
-        if channels.isEmpty {
-            var seen = Set<String>()
+        if !programmeChannelIDs.isSubset(of: channelIDs) {
+            var seen = channelIDs
             for programme in programmes where seen.insert(programme.channel).inserted {
                 channels.append(Channel(id: programme.channel, name: programme.channel))
             }
-        } else if !programmeChannelIDs.isSubset(of: channelIDs) {
-            var kept: [Programme] = []
-            kept.reserveCapacity(programmes.count)
-            for (index, programme) in programmes.enumerated() {
-                if channelIDs.contains(programme.channel) {
-                    kept.append(programme)
-                } else {
-                    skipped.append(XMLTVSkippedProgramme(reason: .unknownChannel, line: lines[index],
-                                                         channel: programme.channel,
-                                                         start: XMLTVTime.format(programme.start)))
-                }
-            }
-            programmes = kept
         }
         return XMLTVDocument(channels: channels, programmes: programmes, info: info,
                              skipped: skipped.sorted { $0.line < $1.line })
@@ -278,7 +273,6 @@ private final class ReaderRun {
         }
         programmeChannelIDs.insert(channel)
         programmes.append(programme)
-        lines.append(line)
     }
 
     /// The text in the title's language, else the first; the rest go to `others` in source order.
