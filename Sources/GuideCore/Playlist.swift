@@ -110,8 +110,7 @@ public enum PlaylistError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func excerpt(_ text: String) -> String {
-        let visible = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
-        return "\"" + (visible.count > 60 ? visible.prefix(60) + "…" : visible) + "\""
+        "\"" + TerminalText.escaped(text, limit: 60) + "\""
     }
 }
 

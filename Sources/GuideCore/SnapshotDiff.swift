@@ -430,7 +430,8 @@ public struct GuideDiff: Codable, Sendable, Hashable {
             }
         }
         lines.append(summary)
-        return lines.joined(separator: "\n") + "\n"
+        // Titles and values are the sources' text: shown, never obeyed, and cut when very long.
+        return lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n"
     }
 
     /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1; works +2 -0 ~1; audience days +1 -1 ~2`.

@@ -1,6 +1,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import XMLTV
 
 /// What one `tvguide build` is asked to do.
 public struct BuildRequest: Sendable {
@@ -93,6 +94,8 @@ public enum GuideBuilder {
             snapshot.audiences = update.audiences
             snapshot.report.audience = update.report
         }
+        snapshot.report.warnings += XMLTVWriter.validityNotes(channels: snapshot.channels, programmes: snapshot.programmes, emptyChannels: false)
+            .map { "XMLTV export: " + $0 }
         if !setup.unused.isEmpty {
             snapshot.report.warnings.append("provider(s) defined but in no chain: \(setup.unused.joined(separator: ", "))")
         }

@@ -70,7 +70,8 @@ public struct RunSummary: Sendable {
             lines.append("Snapshot: \(written.path) (window \(ISOTime.format(snapshot.window.from)) → \(ISOTime.format(snapshot.window.to)))")
         }
         lines.append("Done in \(Self.format(total)).")
-        return lines.joined(separator: "\n")
+        // Messages quote what sources sent: shown, never obeyed by the terminal, cut when very long.
+        return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
     }
 
     /// A provider's errors listed in the text report (a dead site fails every channel, each with
@@ -126,21 +127,16 @@ public struct RunSummary: Sendable {
         let counts = [PlaylistReport.Match.Key.tvgID, .tvgName, .name].compactMap { key in byKey[key].map { "\($0.count) by \(key.rawValue)" } }
         if !counts.isEmpty { lines.append("  matched: " + counts.joined(separator: ", ")) }
         for ambiguous in playlist.ambiguous.prefix(Self.unmatchedShown) {
-            lines.append("  ambiguous: \(Self.escaped(ambiguous.entry)) could be \(ambiguous.candidates.joined(separator: " or "))")
+            lines.append("  ambiguous: \(ambiguous.entry) could be \(ambiguous.candidates.joined(separator: " or "))")
         }
         if !playlist.unmatched.isEmpty {
             let shown = playlist.unmatched.prefix(Self.unmatchedShown).map { entry in
-                Self.escaped(entry.entry) + (entry.tvgID.map { " (tvg-id \(Self.escaped($0)))" } ?? "")
+                entry.entry + (entry.tvgID.map { " (tvg-id \($0))" } ?? "")
             }
             let more = playlist.unmatched.count - shown.count
             lines.append("  unmatched: " + shown.joined(separator: "; ") + (more > 0 ? "; … and \(more) more (report.playlist in the snapshot)" : ""))
         }
         return lines
-    }
-
-    /// A playlist's names are the user's file: control characters (a terminal escape) are shown, not obeyed.
-    private static func escaped(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(120))
     }
 
     /// Failed days listed per audience provider in the text report; the snapshot keeps them all.

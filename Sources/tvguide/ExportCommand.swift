@@ -14,7 +14,12 @@ struct ExportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "xmltv",
             abstract: "Write a snapshot as XMLTV (for Kodi, Plex, Jellyfin, Tvheadend…).",
-            discussion: "Times are written in UTC. The output passes tv_validate_file from xmltv-util."
+            discussion: """
+            Times are written in UTC. The output passes tv_validate_file from xmltv-util, except for \
+            channel ids that are not name.domain (La1.es), which are kept as they are and named in a \
+            warning; channels without programmes and programmes without a title are left out, with a \
+            warning on standard error.
+            """
         )
 
         @Option(help: ArgumentHelp("The snapshot to export.", valueName: "path"))
@@ -27,6 +32,9 @@ struct ExportCommand: ParsableCommand {
             do {
                 let guide = try SnapshotStore.load(URL(fileURLWithPath: snapshot))
                 let xml = try XMLTVWriter.write(channels: guide.channels, programmes: guide.programmes)
+                for note in XMLTVWriter.validityNotes(channels: guide.channels, programmes: guide.programmes) {
+                    printError("warning: \(note)")
+                }
                 if let output {
                     try xml.write(to: URL(fileURLWithPath: output), options: .atomic)
                 } else {

@@ -164,7 +164,7 @@ struct GrabCommand: AsyncParsableCommand {
         if channels.isEmpty {
             channels = try await build(configuration, window: configuration.timeWindow(now: try resolvedNow(now))).channels
         }
-        try emit(XMLTVWriter.write(channels: channels, programmes: [], info: Self.xmltvInfo))
+        try emit(XMLTVWriter.write(channels: channels, programmes: [], info: Self.xmltvInfo, everyChannel: true))
     }
 
     // MARK: grabbing
@@ -187,9 +187,8 @@ struct GrabCommand: AsyncParsableCommand {
         }
         let snapshot = try await build(configuration, window: TimeWindow(from: from, to: to))
         let programmes = snapshot.programmes.filter { $0.start >= from && $0.start < to && chosen?.contains($0.channel) ?? true }
-        // A channel without programmes in these days is left out: tv_validate_file counts it as an error.
-        let served = Set(programmes.map(\.channel))
-        try emit(XMLTVWriter.write(channels: snapshot.channels.filter { served.contains($0.id) }, programmes: programmes, info: Self.xmltvInfo))
+        // The writer leaves out a channel without programmes in these days: tv_validate_file counts it as an error.
+        try emit(XMLTVWriter.write(channels: snapshot.channels, programmes: programmes, info: Self.xmltvInfo))
     }
 
     /// No date on `<tv>`: two grabs of the same days give the same bytes, which is what lets

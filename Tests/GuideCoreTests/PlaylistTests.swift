@@ -95,3 +95,16 @@ import TestSupport
         #expect(lineup.entries.map(\.name) == ["La 1 HD", "TVE 1", "Antena 3"])
     }
 }
+
+@Suite struct TerminalTextTests {
+    @Test func controlCharactersAreShownNotObeyed() {
+        #expect(TerminalText.escaped("\u{1B}[2J\u{1B}[31mTitle") == "\\u{1B}[2J\\u{1B}[31mTitle")
+        #expect(TerminalText.escaped("a\nb\tc\u{9B}d\u{7F}") == "a\\nb\\tc\\u{9B}d\\u{7F}")
+        #expect(TerminalText.escaped("Telediario 1 — Año") == "Telediario 1 — Año")
+    }
+
+    @Test func longValuesAreCut() {
+        #expect(TerminalText.escaped(String(repeating: "x", count: 500)) == String(repeating: "x", count: 400) + "… (100 more characters)")
+        #expect(TerminalText.escaped("abcdef", limit: 5) == "abcde… (1 more character)")
+    }
+}

@@ -33,6 +33,20 @@ import Testing
     static let la1 = Channel(id: "La1.es", name: "La 1")
     static let la2 = Channel(id: "La2.es", name: "La 2")
 
+    @Test func theTextShowsControlCharactersInsteadOfObeyingThemAndCutsLongValues() {
+        let old = Self.snapshot(channels: [Self.la1], programmes: [Self.programme("La1.es", "2026-10-21T20:00:00Z", "Telediario")])
+        var changed = Self.programme("La1.es", "2026-10-21T20:00:00Z", "Telediario")
+        changed.synopsis = String(repeating: "largo ", count: 200)
+        let new = Self.snapshot(channels: [Self.la1], programmes: [
+            changed, Self.programme("La1.es", "2026-10-21T21:00:00Z", "\u{1B}[2J\u{1B}[31mCine\u{9B}"),
+        ])
+        let text = SnapshotDiff.compare(old, new).text()
+        #expect(text.contains("  + 2026-10-21 21:00Z \\u{1B}[2J\\u{1B}[31mCine\\u{9B}"), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B })
+        #expect(text.split(separator: "\n").allSatisfy { $0.count < 460 })
+        #expect(text.contains("larg…"))
+    }
+
     @Test func theSameGuideIsEmptyWhateverTheRunSaid() {
         let old = SnapshotSamples.full()
         var new = old

@@ -78,6 +78,37 @@ struct XMLTVWriterTests {
         #expect(back.programmes.first?.credits == [Credit(role: .actor, name: "Tom", character: "El \"gato\" & <cía>")])
     }
 
+    @Test("DEL and C1 controls are dropped on the way in and out; a title of controls only is no title")
+    func controlCharacters() async throws {
+        let document = try parseText("""
+            <tv><channel id="La1.es"><display-name>La 1\u{85}</display-name></channel>
+            <programme start="20261019060000 +0000" channel="La1.es"><title>Cine\u{7F} de \u{9B}barrio</title><desc>\u{85}fin</desc></programme>
+            <programme start="20261019070000 +0000" channel="La1.es"><title>\u{9B}\u{85}\u{7F}</title></programme></tv>
+            """)
+        #expect(document.channels.map(\.name) == ["La 1"])
+        #expect(document.programmes.map(\.title) == ["Cine de barrio"])
+        #expect(document.programmes.first?.synopsis == "fin")
+        #expect(document.skipped.map(\.reason) == [.missingTitle])
+
+        // From another source: the writer cleans them too, and leaves out what is left with no title.
+        let dirty = Programme(channel: "La1.es", start: utc("2026-10-19T06:00:00Z"), title: "A\u{7F}\u{85}B", source: "s")
+        let blank = Programme(channel: "La1.es", start: utc("2026-10-19T07:00:00Z"), title: "\u{1B}\u{9B}", source: "s")
+        let channels = [Channel(id: "La1.es", name: "La 1"), Channel(id: "La 2", name: "La 2")]
+        let exported = try XMLTVWriter.write(channels: channels, programmes: [dirty, blank])
+        let text = String(decoding: exported, as: UTF8.self)
+        #expect(text.contains("<title>AB</title>"))
+        #expect(!text.contains("La 2"))
+        #expect(text.components(separatedBy: "<programme ").count == 2)
+        let validation = try await TVValidateFile.run(on: exported)
+        #expect(validation.status == 0, "\(validation.output)")
+        #expect(XMLTVWriter.validityNotes(channels: channels, programmes: [dirty, blank]) == [
+            "1 programme(s) whose title is empty once control characters are removed are left out",
+            "1 channel(s) without programmes are left out, as XMLTV wants: 'La 2'",
+            "1 channel id(s) are not name.domain of letters, digits and '-', which tv_validate_file wants (players read them all the same): 'La 2'",
+        ])
+        #expect(XMLTVWriter.validityNotes(channels: [channels[0]], programmes: [dirty]).isEmpty)
+    }
+
     @Test("a kind that no category names is written as a category, so it survives the trip")
     func kindsSurvive() throws {
         var film = Programme(channel: "La1.es", start: utc("2026-10-19T20:00:00Z"), title: "Volver", source: "s")

@@ -763,7 +763,17 @@ private func trimmedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     var end = bytes.count
     while start < end, isXMLSpace(bytes[start]) { start += 1 }
     while end > start, isXMLSpace(bytes[end - 1]) { end -= 1 }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    // DEL and the C1 controls (U+0080–U+009F, 0xC2 0x80–0x9F in UTF-8) are legal XML but never
+    // text: a file misencoded from windows-1252, or a terminal escape. tv_validate_file refuses them.
+    var controls = false
+    for index in start..<end where bytes[index] == 0x7F || bytes[index] == 0xC2 && index + 1 < end && bytes[index + 1] & 0xE0 == 0x80 {
+        controls = true
+        break
+    }
+    guard controls else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.filter { !(0x7F...0x9F).contains($0.value) }))
+        .trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 @inline(__always)

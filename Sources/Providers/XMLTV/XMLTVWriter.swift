@@ -6,9 +6,10 @@ import GuideCore
 /// order, times in UTC, channels sorted by id and programmes by channel then start, so that the
 /// same guide always gives the same bytes. libxml2's xmlTextWriter does the escaping.
 public enum XMLTVWriter {
-    /// The bytes of an XMLTV document; `info` becomes the `<tv>` element's attributes.
+    /// The bytes of an XMLTV document; `info` becomes the `<tv>` element's attributes. Channels
+    /// without programmes are left out unless `everyChannel` (a grabber's `--list-channels`).
     public static func write(channels: [Channel], programmes: [Programme],
-                             info: XMLTVInfo = XMLTVInfo(generatorInfoName: "tvguide")) throws -> Data {
+                             info: XMLTVInfo = XMLTVInfo(generatorInfoName: "tvguide"), everyChannel: Bool = false) throws -> Data {
         _ = LibXML2.initialised
         let out = try TextWriter()
         out.startDocument()
@@ -19,16 +20,54 @@ public enum XMLTVWriter {
         out.attribute("source-data-url", info.sourceDataURL)
         out.attribute("generator-info-name", info.generatorInfoName)
         out.attribute("generator-info-url", info.generatorInfoURL)
-        for channel in channels.sorted(by: { $0.id < $1.id }) {
+        let titled = programmes.filter(\.hasXMLTVTitle)
+        // tv_validate_file refuses a channel without programmes ("No programme entries found").
+        let served = Set(titled.map(\.channel))
+        for channel in channels.sorted(by: { $0.id < $1.id }) where everyChannel || served.contains(channel.id) {
             write(channel, to: out)
         }
-        let sorted = programmes.sorted { ($0.channel, $0.start) < ($1.channel, $1.start) }
+        let sorted = titled.sorted { ($0.channel, $0.start) < ($1.channel, $1.start) }
         var kinds = XMLTVKinds.Memo()
         for programme in sorted {
             write(programme, to: out, kinds: &kinds)
         }
         out.end()
         return try out.finish()
+    }
+
+    /// What `write` leaves out or cannot make valid for `tv_validate_file`, in words for a report;
+    /// empty when the export is valid as it is. `emptyChannels: false` leaves out the note on
+    /// channels without programmes, for a report that already names them.
+    public static func validityNotes(channels: [Channel], programmes: [Programme], emptyChannels: Bool = true) -> [String] {
+        var notes: [String] = []
+        let untitled = programmes.count { !$0.hasXMLTVTitle }
+        if untitled > 0 {
+            notes.append("\(untitled) programme(s) whose title is empty once control characters are removed are left out")
+        }
+        let served = Set(programmes.lazy.filter(\.hasXMLTVTitle).map(\.channel))
+        let empty = channels.map(\.id).filter { !served.contains($0) }.sorted()
+        if emptyChannels, !empty.isEmpty {
+            notes.append("\(empty.count) channel(s) without programmes are left out, as XMLTV wants: " + shortList(empty))
+        }
+        let invalid = channels.map(\.id).filter { !isValidChannelID($0) }.sorted()
+        if !invalid.isEmpty {
+            notes.append("\(invalid.count) channel id(s) are not name.domain of letters, digits and '-', which tv_validate_file wants "
+                + "(players read them all the same): " + shortList(invalid))
+        }
+        return notes
+    }
+
+    /// `La1.es`, `bbc1.bbc.co.uk`: what tv_validate_file accepts as a channel id.
+    static func isValidChannelID(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { $0 == 0x2D || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        }
+    }
+
+    private static func shortList(_ ids: [String]) -> String {
+        ids.prefix(5).map { "'\(TerminalText.escaped($0, limit: 60))'" }
+            .joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
     }
 
     private static func write(_ channel: Channel, to out: TextWriter) {
@@ -302,9 +341,10 @@ private final class TextWriter {
     /// other than tab and line breaks, U+FFFE, U+FFFF) removed: one stray byte in a source must
     /// not make the whole export unreadable.
     private static func withXMLChars(_ value: String, _ body: (UnsafePointer<xmlChar>) -> Void) {
-        // 0xEF leads U+FFFE and U+FFFF (and other characters, which the slow path keeps).
+        // 0xEF leads U+FFFE and U+FFFF, 0xC2 the C1 controls (and other characters, which the
+        // slow path keeps).
         let needsCleaning = value.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0xEF }
+            bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F || $0 == 0xC2 || $0 == 0xEF }
         } ?? true
         let clean = needsCleaning
             ? String(String.UnicodeScalarView(value.unicodeScalars.filter(isXMLChar)))
@@ -317,8 +357,19 @@ private final class TextWriter {
     private static func isXMLChar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: true
-        case 0x00..<0x20, 0xFFFE, 0xFFFF: false
+        // DEL and C1 controls are XML characters, but tv_validate_file refuses them ("misencoded windows-1252?").
+        case 0x00..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: false
         default: true
+        }
+    }
+}
+
+extension Programme {
+    /// A title that is not empty once the characters XMLTV cannot carry are removed.
+    var hasXMLTVTitle: Bool {
+        title.unicodeScalars.contains { scalar in
+            !(scalar.properties.isWhitespace || (0x00...0x1F).contains(scalar.value) || (0x7F...0x9F).contains(scalar.value)
+                || scalar.value == 0xFFFE || scalar.value == 0xFFFF)
         }
     }
 }
