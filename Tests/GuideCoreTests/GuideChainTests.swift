@@ -163,11 +163,33 @@ final class Counter: @unchecked Sendable {
         #expect(report.overlapsDropped == 2)
     }
 
-    @Test func lengthGivesAStopWhenNothingFollows() {
+    @Test func lengthIsNotAStop() {
+        // xmltv.dtd: a length excludes adverts. tv_sort fills from the next start, and leaves the last without.
         var report = NormalisationReport()
-        var last = airing("c", 0, nil, "film")
-        last.length = 5_400
-        #expect(Normaliser.normalise([last], report: &report).first?.stop == at(1.5))
+        var first = airing("c", 0, nil, "film")
+        first.length = 1_500
+        var last = airing("c", 1, nil, "news")
+        last.length = 3_600
+        let result = Normaliser.normalise([last, first], report: &report)
+        #expect(result.map(\.stop) == [at(1), nil])
+        #expect(report.stopsFilled == 1)
+    }
+
+    @Test func stopsAreFilledBeforeAnythingIsDroppedAsTvSortDoes() {
+        var report = NormalisationReport()
+        let result = Normaliser.normalise([
+            airing("c", 0, nil, "M"), airing("c", 0.5, 0.5, "zero-length"), airing("c", 1, 2, "N"),
+            airing("c", 3, nil, "P"), airing("c", 3, 3.25, "Q"),
+            airing("c", 4, nil, "twin"), airing("c", 4, 4.5, "twin"),
+        ], report: &report)
+        // M's stop is the zero-length airing's start; P shares Q's stop; the stopless twin takes
+        // its twin's stop and is then a duplicate.
+        #expect(result.map(\.title) == ["M", "zero-length", "N", "P", "twin"])
+        #expect(result.map(\.stop) == [at(0.5), at(0.5), at(2), at(3.25), at(4.5)])
+        #expect(report.stopsFilled == 3)
+        #expect(report.duplicatesDropped == 1)
+        #expect(report.overlapsDropped == 1)
+        #expect(report.invalidDropped == 0)
     }
 
     @Test func clipKeepsOnlyAiringsOverlappingTheWindow() {
