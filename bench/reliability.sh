@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 out=docs/reliability
 mkdir -p "$out"
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(chaos kill fuzz soak secrets)
+[ ${#parts[@]} -gt 0 ] || parts=(chaos kill fuzz soak secrets hostile)
 
 # Runs one part with RELIABILITY_OUT pointing at a fresh scratch folder, then keeps its TSV.
 run_part() {
@@ -40,8 +40,9 @@ for part in "${parts[@]}"; do
         soak) run_part soak env SOAK_SECONDS="${SOAK_SECONDS:-300}" bench/soak.sh ;;
         secrets) swift build --build-tests >/dev/null
                  run_part secrets swift test --skip-build --filter SecretsTests ;;
+        hostile) run_part hostile bench/hostile-xmltv.sh ;;
         render) ;;
-        *) echo "unknown part '$part' (chaos, kill, fuzz, soak, secrets, render)" >&2; exit 64 ;;
+        *) echo "unknown part '$part' (chaos, kill, fuzz, soak, secrets, hostile, render)" >&2; exit 64 ;;
     esac
 done
 

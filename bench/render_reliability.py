@@ -23,6 +23,10 @@ PARTS = [
      "alongside; memory sampled before and after."),
     ("secrets", "Secrets", "bench/reliability.sh secrets",
      "Full runs with API keys set, every output grepped for the key values (plain, percent-encoded, base64)."),
+    ("hostile", "Hostile XMLTV", "bench/reliability.sh hostile",
+     "`tvguide build` on XMLTV files made to hurt (`Fixtures/xmltv-conformance/hostile/generate.sh`): entity "
+     "amplification in attributes, billion laughs, a gzip bomb, deep nesting. Each must be refused with a "
+     "message that names it, the run going on, within 64 MB plus 4 times the file's size (110 times for gzip)."),
 ]
 
 
@@ -76,6 +80,10 @@ def summary(part, header, rows):
         values = dict(zip(column(header, rows, "metric"), column(header, rows, "value")))
         keys = ["duration_s", "valid_requests", "valid_errors", "invalid_requests", "rss_before_mb", "rss_after_mb"]
         return "; ".join(f"{key} {values[key]}" for key in keys if key in values) + "."
+    if part == "hostile":
+        held = column(header, rows, "held").count("yes")
+        peak = max((as_int(v) for v in column(header, rows, "peak_rss_kb")), default=0)
+        return f"{len(rows)} hostile files; {held} kept within their memory bound (highest peak {peak // 1024} MB)."
     if part == "secrets":
         hits = sum(as_int(v) for v in column(header, rows, "key_hits"))
         size = sum(as_int(v) for v in column(header, rows, "bytes"))

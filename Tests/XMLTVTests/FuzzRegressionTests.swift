@@ -52,6 +52,14 @@ struct XMLTVFuzzRegressionTests {
         #expect(malformedMessage(error)?.contains("would expand to 18000000 bytes") == true, "\(String(describing: error))")
     }
 
+    @Test("elements nested past libxml2's depth limit are refused in words, not with libxml2's advice")
+    func deepNesting() throws {
+        let nested = String(repeating: "<x>", count: 300) + String(repeating: "</x>", count: 300)
+        let data = Data("<tv><programme start=\"20261125100000\" channel=\"a.es\"><title>t</title>\(nested)</programme></tv>".utf8)
+        let error = #expect(throws: ProviderError.self) { try parseData(data, name: "deep.xml") }
+        #expect(malformedMessage(error) == "deep.xml: line 1: elements nested deeper than 256 levels, refused (no XMLTV guide needs that)")
+    }
+
     private func parseData(_ data: Data, name: String) throws -> XMLTVDocument {
         try XMLTVParser(source: testSource).parse(data, name: name)
     }

@@ -658,6 +658,10 @@ private final class ErrorSink {
         if endedEarly, entry.code == Int32(XML_ERR_DOCUMENT_END.rawValue) {
             return "\(name): line \(line): the document ends before </tv>, as if truncated (libxml2: \(entry.message))"
         }
+        if entry.code == Int32(XML_ERR_INTERNAL_ERROR.rawValue), entry.message.hasPrefix("Excessive depth") {
+            // libxml2's advice (XML_PARSE_HUGE) is for programmers; no guide nests that deep.
+            return "\(name): line \(line): elements nested deeper than 256 levels, refused (no XMLTV guide needs that)"
+        }
         return "\(name): line \(line): \(entry.message)"
     }
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Issue 12: hostile XMLTV files against `tvguide build`, one provider each, with the peak memory
+# of every run (/usr/bin/time -v). Writes $RELIABILITY_OUT/hostile.tsv (bench/reliability.sh hostile).
+# The files come from Fixtures/xmltv-conformance/hostile/generate.sh; the bound each run must keep:
+# 64 MB plus 4 times the file's size, or plus 110 times it for gzip (Gzip.maximumRatio is 100).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${RELIABILITY_OUT:-.}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+swift build -c release --product tvguide >/dev/null
+bin="$(swift build -c release --show-bin-path)/tvguide"
+bash Fixtures/xmltv-conformance/hostile/generate.sh "$work/files" >/dev/null
+printf 'case\tbytes\toutcome\tmessage\tpeak_rss_kb\tseconds\tbound_kb\theld\n' > "$out/hostile.tsv"
+for file in "$work"/files/*; do
+    name=$(basename "$file")
+    bytes=$(stat -c %s "$file")
+    printf 'guide: [hostile]\nsnapshots: { dir: %s/snapshots }\ncache: { dir: %s/cache }\nproviders: { hostile: { type: xmltv, url: "%s" } }\n' \
+        "$work" "$work" "$file" > "$work/providers.yaml"
+    set +e
+    /usr/bin/time -f '%M %e' -o "$work/time" "$bin" build --config "$work/providers.yaml" --from 2026-11-24 --to 2026-11-27 \
+        > "$work/stdout" 2> "$work/stderr"
+    status=$?
+    set -e
+    read -r peak seconds < "$work/time"
+    message=$(grep -m1 '✗' "$work/stdout" | sed -e 's/^ *✗ *//' -e "s|$work/files/||g" | cut -c1-220 || true)
+    case $name in *.gz) factor=110 ;; *) factor=4 ;; esac
+    bound=$(( (64 * 1024 * 1024 + factor * bytes) / 1024 ))
+    outcome=$([ $status -eq 0 ] && echo "served" || echo "refused (exit $status)")
+    held=$([ "$peak" -le "$bound" ] && echo yes || echo no)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$bytes" "$outcome" "${message:--}" "$peak" "$seconds" "$bound" "$held" >> "$out/hostile.tsv"
+done
+column -t -s $'\t' "$out/hostile.tsv"
