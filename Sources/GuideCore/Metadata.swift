@@ -1,5 +1,12 @@
 import Foundation
 
+/// Keys of `Programme.providerIDs` that are not a system of their own.
+public enum ProviderIDKeys {
+    /// `movie` or `tv`: which of TMDB's two numberings `tmdb` is in, when the source says
+    /// (XMLTV's `themoviedb.org` `movie/603`); otherwise the programme's kind decides.
+    public static let tmdbMedia = "tmdb-media"
+}
+
 /// What a metadata lookup asks about one work: a film or a series as the guide names it.
 public struct MetadataQuery: Codable, Sendable, Hashable {
     public var kind: ProgrammeKind

@@ -188,7 +188,9 @@ public struct MetadataEnricher: Sendable {
         // would split one series into a query per year and miss its first-air year.
         return AiringQuery(
             kind: kind, title: programme.title, year: kind == .movie ? programme.year : nil,
-            providerIDs: (programme.providerIDs ?? [:]).filter { MetadataMerge.workIDSystems.contains($0.key) && !$0.value.isEmpty })
+            providerIDs: (programme.providerIDs ?? [:]).filter {
+                (MetadataMerge.workIDSystems.contains($0.key) || $0.key == ProviderIDKeys.tmdbMedia) && !$0.value.isEmpty
+            })
     }
 
     /// The works of `snapshot` by the query key of the airings that pointed at them.

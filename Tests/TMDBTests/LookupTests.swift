@@ -202,4 +202,21 @@ struct LookupTests {
         expected.providerIDs = ["tmdb": "1184918"]
         #expect(short == expected)
     }
+
+    @Test func anIDNamedAFilmIsLookedUpAsAFilmWhateverTheProgrammesKind() async throws {
+        let sparse = """
+            {"id":1184918,"imdb_id":null,"original_language":"es","original_title":"Cortometraje","overview":"Un corto.",\
+            "production_companies":[],"production_countries":[],"release_date":"","runtime":0,"spoken_languages":[],\
+            "status":"Released","title":"Cortometraje","credits":{"cast":[],"crew":[]},"videos":{"results":[]}}
+            """
+        let log = RequestLog()
+        // A documentary airing (not a film) whose XMLTV said themoviedb.org movie/1184918.
+        let query = MetadataQuery(kind: .documentary, title: "Cortometraje", providerIDs: ["tmdb": "1184918", "tmdb-media": "movie"])
+        let lookup = try await withFakeTMDB(log: log, overrides: ["/3/movie/1184918": { _ in .json(sparse) }]) { tmdb in
+            try await tmdb.lookup(query)
+        }
+        #expect(lookup.metadata?.title == "Cortometraje")
+        #expect(await log.requests.contains { $0.path == "/3/movie/1184918" })
+        #expect(await !log.requests.contains { $0.path.hasPrefix("/3/tv/") })
+    }
 }

@@ -47,7 +47,7 @@ struct XMLTVParserTests {
         expected.date = "20061011"
         expected.year = 2006
         expected.episode = Episode(other: ["dd_progid": "MV00123456.0000"])
-        expected.providerIDs = ["imdb": "tt0457430", "tmdb": "1417"]
+        expected.providerIDs = ["imdb": "tt0457430", "tmdb": "1417", "tmdb-media": "movie"]
         expected.credits = [
             Credit(role: .director, name: "Guillermo del Toro"),
             Credit(role: .actor, name: "Ivana Baquero", character: "Ofelia"),

@@ -155,8 +155,23 @@ struct XMLTVWriterTests {
         #expect(text.contains(#"<episode-num system="thetvdb.com">series/79349</episode-num>"#))
         #expect(!text.contains("miguiatv"))
         let back = try XMLTVParser(source: "s").parse(data, name: "ids.xml").programmes
-        #expect(back.map(\.providerIDs) == [["tmdb": "348", "imdb": "tt0078748"], ["tmdb": "1417", "thetvdb": "79349"]])
+        #expect(back.map(\.providerIDs) == [["tmdb": "348", "tmdb-media": "movie", "imdb": "tt0078748"],
+                                            ["tmdb": "1417", "tmdb-media": "tv", "thetvdb": "79349"]])
         #expect(back.allSatisfy { $0.episode == nil })
+    }
+
+    @Test("a TMDB film id stays a film id whatever the programme's kind: movie/603 and tv/603 are different records")
+    func tmdbMediaSurvives() throws {
+        let imported = try parseText("""
+            <tv><programme start="20261019060000 +0000" channel="La1.es"><title>Matrix (making of)</title>
+            <category>Documental</category><episode-num system="themoviedb.org">movie/603</episode-num></programme></tv>
+            """)
+        let programme = try #require(imported.programmes.first)
+        #expect(programme.kind != .movie)
+        #expect(programme.providerIDs == ["tmdb": "603", "tmdb-media": "movie"])
+        let text = String(decoding: try XMLTVWriter.write(channels: imported.channels, programmes: imported.programmes), as: UTF8.self)
+        #expect(text.contains(#"<episode-num system="themoviedb.org">movie/603</episode-num>"#))
+        #expect(!text.contains("tv/603"))
     }
 }
 

@@ -75,8 +75,14 @@ public struct TMDBProvider: MetadataProvider {
         let images = try await imageBase()
 
         if let tmdbID {
+            // The id's own numbering when the source named it: movie/603 and tv/603 are different works.
+            let idMedia: Media = switch query.providerIDs[ProviderIDKeys.tmdbMedia] {
+            case "movie": .movie
+            case "tv": .series
+            default: media
+            }
             do {
-                let metadata = try await metadata(media, id: tmdbID, images: images)
+                let metadata = try await metadata(idMedia, id: tmdbID, images: images)
                 let match = MetadataMatch(
                     method: .providerID, confidence: TitleMatcher.confidence(.providerID),
                     providerID: tmdbID, title: metadata.title ?? query.title)

@@ -436,8 +436,9 @@ private final class ReaderRun {
     /// `xmltv_ns` is `season[/seasons].episode[/episodes].part[/parts]`, counting from 0; a
     /// malformed one is ignored rather than guessed at.
     static func addEpisodeNumber(_ text: String, system: String, to p: inout Programme) {
-        if let (database, id) = XMLTVDatabaseID.parse(system: system, text: text) {
-            if p.providerIDs?[database] == nil { p.providerIDs = (p.providerIDs ?? [:]).merging([database: id]) { first, _ in first } }
+        if let ids = XMLTVDatabaseID.parse(system: system, text: text) {
+            // The first number of a database wins, with what goes with it (TMDB's media).
+            if ids.keys.allSatisfy({ p.providerIDs?[$0] == nil }) { p.providerIDs = (p.providerIDs ?? [:]).merging(ids) { first, _ in first } }
             return
         }
         var episode = p.episode ?? Episode()
