@@ -14,6 +14,10 @@ public struct Channel: Codable, Sendable, Hashable {
     public var url: String?
     /// Provider id → that provider's own id for this channel, for joins back to each source.
     public var providerIDs: [String: String]?
+    /// Every icon with its size, when the source gives more than `logo` says (XMLTV).
+    public var icons: [ImageRef]?
+    /// Every page about the channel with its `system`, when the source gives more than `url` says.
+    public var links: [WebLink]?
 
     public init(
         id: String, name: String, otherNames: [LocalizedText]? = nil, type: String? = nil,

@@ -250,8 +250,15 @@ public struct GuideChain: Sendable {
                 channel.otherNames = channel.otherNames ?? own.otherNames
                 channel.type = channel.type ?? own.type
                 channel.language = channel.language ?? own.language
-                channel.logo = channel.logo ?? own.logo
-                channel.url = channel.url ?? own.url
+                // Every icon and page with the first ones, from the provider that gave those.
+                if channel.logo == nil {
+                    channel.logo = own.logo
+                    channel.icons = own.icons
+                }
+                if channel.url == nil {
+                    channel.url = own.url
+                    channel.links = own.links
+                }
                 var ids = channel.providerIDs ?? [:]
                 ids[member.provider.id] = own.id
                 channel.providerIDs = ids

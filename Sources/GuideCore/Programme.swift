@@ -49,6 +49,13 @@ public struct Programme: Codable, Sendable, Hashable {
     public var source: String
     /// The id of the film or series in `Snapshot.works` that metadata enrichment matched.
     public var work: String?
+    private var xmltvBox: Boxed<XMLTVExtras>?
+
+    /// What an XMLTV source said that only an XMLTV export uses; nil when it said none of it.
+    public var xmltv: XMLTVExtras? {
+        get { xmltvBox?.value }
+        set { xmltvBox = newValue.flatMap { $0.isEmpty ? nil : Boxed($0) } }
+    }
 
     public init(channel: String, start: Date, stop: Date? = nil, title: String, source: String) {
         self.channel = channel
@@ -67,6 +74,7 @@ public struct Programme: Codable, Sendable, Hashable {
         case countries, length, images, urls, video, audio, previouslyShown, premiere, lastChance
         case isNew = "new"
         case subtitles, ratings, starRatings, providerIDs, source, work
+        case xmltvBox = "xmltv"
     }
 }
 
@@ -123,11 +131,19 @@ public struct Credit: Codable, Sendable, Hashable {
     public var name: String
     /// The part an actor plays.
     public var character: String?
+    /// An actor appearing as a guest (`actor guest="yes"`).
+    public var guest: Bool?
+    /// Pictures of the person or of the character, and pages about them.
+    public var images: [ImageRef]?
+    public var urls: [WebLink]?
 
-    public init(role: Role, name: String, character: String? = nil) {
+    public init(role: Role, name: String, character: String? = nil, guest: Bool? = nil, images: [ImageRef]? = nil, urls: [WebLink]? = nil) {
         self.role = role
         self.name = name
         self.character = character
+        self.guest = guest
+        self.images = images
+        self.urls = urls
     }
 }
 
@@ -137,12 +153,23 @@ public struct ImageRef: Codable, Sendable, Hashable {
     public var kind: String?
     public var width: Int?
     public var height: Int?
+    /// XMLTV `<image>`'s `size` (1–3), `orient` (P or L) and `system`.
+    public var size: String?
+    public var orient: String?
+    public var system: String?
+    /// Read from an XMLTV `<image>` rather than an `<icon>`: written back as one.
+    public var xmltvImage: Bool?
 
-    public init(url: String, kind: String? = nil, width: Int? = nil, height: Int? = nil) {
+    public init(url: String, kind: String? = nil, width: Int? = nil, height: Int? = nil, size: String? = nil,
+                orient: String? = nil, system: String? = nil, xmltvImage: Bool? = nil) {
         self.url = url
         self.kind = kind
         self.width = width
         self.height = height
+        self.size = size
+        self.orient = orient
+        self.system = system
+        self.xmltvImage = xmltvImage
     }
 }
 
@@ -185,10 +212,13 @@ public struct SubtitleInfo: Codable, Sendable, Hashable {
     /// teletext, onscreen, deaf-signed.
     public var type: String?
     public var language: String?
+    /// The `lang` of `<language>`: the language its name is written in.
+    public var languageLang: String?
 
-    public init(type: String? = nil, language: String? = nil) {
+    public init(type: String? = nil, language: String? = nil, languageLang: String? = nil) {
         self.type = type
         self.language = language
+        self.languageLang = languageLang
     }
 }
 
@@ -196,11 +226,15 @@ public struct SubtitleInfo: Codable, Sendable, Hashable {
 public struct Rating: Codable, Sendable, Hashable {
     public var system: String?
     public var value: String
+    /// The first icon's address.
     public var icon: String?
+    /// Every icon with its size, when there is more to say than `icon` (a second icon, a size).
+    public var icons: [ImageRef]?
 
-    public init(system: String? = nil, value: String, icon: String? = nil) {
+    public init(system: String? = nil, value: String, icon: String? = nil, icons: [ImageRef]? = nil) {
         self.system = system
         self.value = value
         self.icon = icon
+        self.icons = icons
     }
 }

@@ -72,6 +72,7 @@ struct ProgrammeJSONReader {
             case "urls": programme.urls = try reader.optionalArray { reader throws(GaveUp) in try reader.string() }
             case "video": programme.video = try reader.optional { reader throws(GaveUp) in try reader.video() }
             case "work": programme.work = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "xmltv": programme.xmltv = try reader.optional { reader throws(GaveUp) in try reader.xmltvExtras() }
             case "year": programme.year = try reader.optional { reader throws(GaveUp) in try reader.int() }
             default: throw GaveUp()
             }
@@ -131,32 +132,94 @@ struct ProgrammeJSONReader {
     }
 
     private mutating func credit() throws(GaveUp) -> Credit {
-        var role: Credit.Role?, name: String?, character: String?
+        var role: Credit.Role?, name: String?, character: String?, guest: Bool?, images: [ImageRef]?, urls: [WebLink]?
         try object { reader, key throws(GaveUp) in
             switch key {
             case "character": character = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "guest": guest = try reader.optional { reader throws(GaveUp) in try reader.bool() }
+            case "images": images = try reader.optionalArray { reader throws(GaveUp) in try reader.image() }
             case "name": name = try reader.string()
             case "role": role = try reader.enumeration(Credit.Role.self)
+            case "urls": urls = try reader.optionalArray { reader throws(GaveUp) in try reader.webLink() }
             default: throw GaveUp()
             }
         }
         guard let role, let name else { throw GaveUp() }
-        return Credit(role: role, name: name, character: character)
+        return Credit(role: role, name: name, character: character, guest: guest, images: images, urls: urls)
     }
 
     private mutating func image() throws(GaveUp) -> ImageRef {
-        var url: String?, kind: String?, width: Int?, height: Int?
+        var url: String?
+        var image = ImageRef(url: "")
         try object { reader, key throws(GaveUp) in
             switch key {
-            case "height": height = try reader.optional { reader throws(GaveUp) in try reader.int() }
-            case "kind": kind = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "height": image.height = try reader.optional { reader throws(GaveUp) in try reader.int() }
+            case "kind": image.kind = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "orient": image.orient = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "size": image.size = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "system": image.system = try reader.optional { reader throws(GaveUp) in try reader.string() }
             case "url": url = try reader.string()
-            case "width": width = try reader.optional { reader throws(GaveUp) in try reader.int() }
+            case "width": image.width = try reader.optional { reader throws(GaveUp) in try reader.int() }
+            case "xmltvImage": image.xmltvImage = try reader.optional { reader throws(GaveUp) in try reader.bool() }
             default: throw GaveUp()
             }
         }
         guard let url else { throw GaveUp() }
-        return ImageRef(url: url, kind: kind, width: width, height: height)
+        image.url = url
+        return image
+    }
+
+    private mutating func webLink() throws(GaveUp) -> WebLink {
+        var url: String?, system: String?
+        try object { reader, key throws(GaveUp) in
+            switch key {
+            case "system": system = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "url": url = try reader.string()
+            default: throw GaveUp()
+            }
+        }
+        guard let url else { throw GaveUp() }
+        return WebLink(url: url, system: system)
+    }
+
+    private mutating func review() throws(GaveUp) -> Review {
+        var type: String?, value: String?, source: String?, reviewer: String?, lang: String?
+        try object { reader, key throws(GaveUp) in
+            switch key {
+            case "lang": lang = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "reviewer": reviewer = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "source": source = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "type": type = try reader.string()
+            case "value": value = try reader.string()
+            default: throw GaveUp()
+            }
+        }
+        guard let type, let value else { throw GaveUp() }
+        return Review(type: type, value: value, source: source, reviewer: reviewer, lang: lang)
+    }
+
+    private mutating func xmltvExtras() throws(GaveUp) -> XMLTVExtras {
+        var extras = XMLTVExtras()
+        try object { reader, key throws(GaveUp) in
+            switch key {
+            case "clumpIndex": extras.clumpIndex = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "countryLangs": extras.countryLangs = try reader.optional { reader throws(GaveUp) in try reader.stringDictionary() }
+            case "languageLang": extras.languageLang = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "lastChanceNote": extras.lastChanceNote = try reader.optional { reader throws(GaveUp) in try reader.localizedText() }
+            case "originalLanguageLang": extras.originalLanguageLang = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "pdcStart": extras.pdcStart = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "premiereNote": extras.premiereNote = try reader.optional { reader throws(GaveUp) in try reader.localizedText() }
+            case "reviews": extras.reviews = try reader.optionalArray { reader throws(GaveUp) in try reader.review() }
+            case "showview": extras.showview = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "subtitleLang": extras.subtitleLang = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "synopsisLang": extras.synopsisLang = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "urlSystems": extras.urlSystems = try reader.optional { reader throws(GaveUp) in try reader.stringDictionary() }
+            case "videoplus": extras.videoplus = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "vpsStart": extras.vpsStart = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            default: throw GaveUp()
+            }
+        }
+        return extras
     }
 
     private mutating func video() throws(GaveUp) -> VideoInfo {
@@ -202,6 +265,7 @@ struct ProgrammeJSONReader {
         try object { reader, key throws(GaveUp) in
             switch key {
             case "language": info.language = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "languageLang": info.languageLang = try reader.optional { reader throws(GaveUp) in try reader.string() }
             case "type": info.type = try reader.optional { reader throws(GaveUp) in try reader.string() }
             default: throw GaveUp()
             }
@@ -210,17 +274,18 @@ struct ProgrammeJSONReader {
     }
 
     private mutating func rating() throws(GaveUp) -> Rating {
-        var value: String?, system: String?, icon: String?
+        var value: String?, system: String?, icon: String?, icons: [ImageRef]?
         try object { reader, key throws(GaveUp) in
             switch key {
             case "icon": icon = try reader.optional { reader throws(GaveUp) in try reader.string() }
+            case "icons": icons = try reader.optionalArray { reader throws(GaveUp) in try reader.image() }
             case "system": system = try reader.optional { reader throws(GaveUp) in try reader.string() }
             case "value": value = try reader.string()
             default: throw GaveUp()
             }
         }
         guard let value else { throw GaveUp() }
-        return Rating(system: system, value: value, icon: icon)
+        return Rating(system: system, value: value, icon: icon, icons: icons)
     }
 
     // MARK: JSON

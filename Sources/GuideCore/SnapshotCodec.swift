@@ -673,8 +673,10 @@ extension TimeWindow: JSONWritable {
 extension Channel: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
+            json.member("icons", icons)
             json.member("id", id)
             json.member("language", language)
+            json.member("links", links)
             json.member("logo", logo)
             json.member("name", name)
             json.member("otherNames", otherNames)
@@ -729,7 +731,50 @@ extension Programme: JSONWritable {
             json.member("urls", urls)
             json.member("video", video)
             json.member("work", work)
+            json.member("xmltv", xmltv)
             json.member("year", year)
+        }
+    }
+}
+
+extension XMLTVExtras: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("clumpIndex", clumpIndex)
+            json.member("countryLangs", countryLangs)
+            json.member("languageLang", languageLang)
+            json.member("lastChanceNote", lastChanceNote)
+            json.member("originalLanguageLang", originalLanguageLang)
+            json.member("pdcStart", pdcStart)
+            json.member("premiereNote", premiereNote)
+            json.member("reviews", reviews)
+            json.member("showview", showview)
+            json.member("subtitleLang", subtitleLang)
+            json.member("synopsisLang", synopsisLang)
+            json.member("urlSystems", urlSystems)
+            json.member("videoplus", videoplus)
+            json.member("vpsStart", vpsStart)
+        }
+    }
+}
+
+extension Review: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("lang", lang)
+            json.member("reviewer", reviewer)
+            json.member("source", source)
+            json.member("type", type)
+            json.member("value", value)
+        }
+    }
+}
+
+extension WebLink: JSONWritable {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("system", system)
+            json.member("url", url)
         }
     }
 }
@@ -764,8 +809,11 @@ extension Credit: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.member("character", character)
+            json.member("guest", guest)
+            json.member("images", images)
             json.member("name", name)
             json.member("role", role)
+            json.member("urls", urls)
         }
     }
 }
@@ -775,8 +823,12 @@ extension ImageRef: JSONWritable {
         json.object { json in
             json.member("height", height)
             json.member("kind", kind)
+            json.member("orient", orient)
+            json.member("size", size)
+            json.member("system", system)
             json.member("url", url)
             json.member("width", width)
+            json.member("xmltvImage", xmltvImage)
         }
     }
 }
@@ -814,6 +866,7 @@ extension SubtitleInfo: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.member("language", language)
+            json.member("languageLang", languageLang)
             json.member("type", type)
         }
     }
@@ -823,6 +876,7 @@ extension Rating: JSONWritable {
     func write(to json: inout JSONWriter) {
         json.object { json in
             json.member("icon", icon)
+            json.member("icons", icons)
             json.member("system", system)
             json.member("value", value)
         }

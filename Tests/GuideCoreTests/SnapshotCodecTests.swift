@@ -26,7 +26,10 @@ enum SnapshotSamples {
         programme.year = 2006
         programme.episode = Episode(season: 2, seasonCount: 5, number: 3, episodeCount: 13, part: 1, partCount: 2,
                                     xmltvNS: "1.2.0/2", onscreen: "S02E03", other: ["dd_progid": "EP0001", "imdb.com": "tt0441909"])
-        programme.credits = [Credit(role: .director, name: "Pedro Almodóvar"), Credit(role: .actor, name: "Penélope Cruz", character: "Raimunda")]
+        programme.credits = [Credit(role: .director, name: "Pedro Almodóvar"),
+                             Credit(role: .actor, name: "Penélope Cruz", character: "Raimunda", guest: false,
+                                    images: [ImageRef(url: "https://img.example/cruz.jpg", kind: "person", size: "2", orient: "P", system: "tmdb", xmltvImage: true)],
+                                    urls: [WebLink(url: "https://example.org/cruz", system: "imdb")])]
         programme.language = "es"
         programme.originalLanguage = "es"
         programme.countries = ["ES"]
@@ -39,11 +42,28 @@ enum SnapshotSamples {
         programme.premiere = false
         programme.lastChance = true
         programme.isNew = false
-        programme.subtitles = [SubtitleInfo(type: "teletext", language: "es")]
-        programme.ratings = [Rating(system: "ICAA", value: "12", icon: "https://img.example/12.png")]
+        programme.subtitles = [SubtitleInfo(type: "teletext", language: "es", languageLang: "es")]
+        programme.ratings = [Rating(system: "ICAA", value: "12", icon: "https://img.example/12.png",
+                                    icons: [ImageRef(url: "https://img.example/12.png", width: 32, height: 32), ImageRef(url: "https://img.example/12.svg")])]
         programme.starRatings = [Rating(system: "imdb", value: "7.5/10", icon: "https://img.example/star.png")]
         programme.providerIDs = ["tmdb": "1234", "imdb": "tt0441909", "miguiatv": "98765"]
         programme.work = fullWork().id
+        var extras = XMLTVExtras()
+        extras.pdcStart = "20261025033000 +0200"
+        extras.vpsStart = "20261025033100 +0200"
+        extras.showview = "12345"
+        extras.videoplus = "67890"
+        extras.clumpIndex = "0/1"
+        extras.reviews = [Review(type: "text", value: "Una de las mejores.", source: "El País", reviewer: "C. Boyero", lang: "es")]
+        extras.premiereNote = LocalizedText("Estreno en abierto", lang: "es")
+        extras.lastChanceNote = LocalizedText("Última emisión", lang: "es")
+        extras.subtitleLang = "ca"
+        extras.synopsisLang = ""
+        extras.languageLang = "es"
+        extras.originalLanguageLang = "en"
+        extras.countryLangs = ["ES": "en"]
+        extras.urlSystems = ["https://example.org/volver": "imdb"]
+        programme.xmltv = extras
         return programme
     }
 
@@ -88,8 +108,11 @@ enum SnapshotSamples {
     }
 
     static func fullChannel() -> Channel {
-        Channel(id: "La1.es", name: "La 1", otherNames: [LocalizedText("TVE 1", lang: "es")], type: "national", language: "es",
-                logo: "https://img.example/la1.png", url: "https://www.rtve.es/la1/", providerIDs: ["miguiatv": "1", "xmltv": "La1.es"])
+        var channel = Channel(id: "La1.es", name: "La 1", otherNames: [LocalizedText("TVE 1", lang: "es")], type: "national", language: "es",
+                              logo: "https://img.example/la1.png", url: "https://www.rtve.es/la1/", providerIDs: ["miguiatv": "1", "xmltv": "La1.es"])
+        channel.icons = [ImageRef(url: "https://img.example/la1.png", width: 64, height: 64), ImageRef(url: "https://img.example/la1.svg")]
+        channel.links = [WebLink(url: "https://www.rtve.es/la1/"), WebLink(url: "https://es.wikipedia.org/wiki/La_1", system: "wikipedia")]
+        return channel
     }
 
     static func fullReport() -> RunReport {

@@ -10,10 +10,15 @@ struct XMLTVParserTests {
     func channels() throws {
         let document = try parseFixture("features.xml")
         #expect(document.channels == [
-            Channel(id: "La1.es", name: "La 1",
-                    otherNames: [LocalizedText("TVE 1", lang: "en"), LocalizedText("1")],
-                    language: "es", logo: "https://img.tvguide.example/logos/La1.es.png",
-                    url: "https://www.rtve.es/play/videos/directo/canales-lineales/la-1/"),
+            {
+                var la1 = Channel(id: "La1.es", name: "La 1",
+                                  otherNames: [LocalizedText("TVE 1", lang: "en"), LocalizedText("1")],
+                                  language: "es", logo: "https://img.tvguide.example/logos/La1.es.png",
+                                  url: "https://www.rtve.es/play/videos/directo/canales-lineales/la-1/")
+                // The icon's size is more than `logo` says: the whole list is kept.
+                la1.icons = [ImageRef(url: "https://img.tvguide.example/logos/La1.es.png", width: 200, height: 200)]
+                return la1
+            }(),
             Channel(id: "TV3.es", name: "TV3", language: "ca"),
         ])
         #expect(document.info == XMLTVInfo(
@@ -51,8 +56,8 @@ struct XMLTVParserTests {
         expected.credits = [
             Credit(role: .director, name: "Guillermo del Toro"),
             Credit(role: .actor, name: "Ivana Baquero", character: "Ofelia"),
-            Credit(role: .actor, name: "Sergi López", character: "Capitán Vidal"),
-            Credit(role: .actor, name: "Maribel Verdú"),
+            Credit(role: .actor, name: "Sergi López", character: "Capitán Vidal", guest: false),
+            Credit(role: .actor, name: "Maribel Verdú", urls: [WebLink(url: "https://www.imdb.com/name/nm0894520/")]),
             Credit(role: .writer, name: "Guillermo del Toro"),
             Credit(role: .adapter, name: "Equipo de doblaje"),
             Credit(role: .producer, name: "Bertha Navarro"),
@@ -68,7 +73,7 @@ struct XMLTVParserTests {
         expected.length = 119 * 60
         expected.images = [
             ImageRef(url: "https://img.tvguide.example/films/el-laberinto-del-fauno-2006.jpg", width: 500, height: 750),
-            ImageRef(url: "https://img.tvguide.example/films/el-laberinto-del-fauno-poster.jpg", kind: "poster"),
+            ImageRef(url: "https://img.tvguide.example/films/el-laberinto-del-fauno-poster.jpg", kind: "poster", xmltvImage: true),
         ]
         expected.urls = ["https://www.rtve.es/play/videos/somos-cine/el-laberinto-del-fauno/"]
         expected.video = VideoInfo(present: true, colour: true, aspect: "16:9", quality: "HDTV")
@@ -79,6 +84,11 @@ struct XMLTVParserTests {
         expected.subtitles = [SubtitleInfo(type: "teletext", language: "es"), SubtitleInfo(type: "onscreen")]
         expected.ratings = [Rating(system: "ES", value: "+16", icon: "https://img.tvguide.example/ratings/es-16.png")]
         expected.starRatings = [Rating(system: "IMDb", value: "8.2/10"), Rating(value: "4/5")]
+        var extras = XMLTVExtras()
+        extras.premiereNote = LocalizedText("Estreno en abierto", lang: "es")
+        extras.lastChanceNote = LocalizedText("Última emisión")
+        extras.reviews = [Review(type: "text", value: "Un cuento de hadas para adultos.", source: "El País")]
+        expected.xmltv = extras
         #expect(film == expected)
     }
 

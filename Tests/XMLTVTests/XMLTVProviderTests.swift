@@ -52,13 +52,15 @@ struct XMLTVProviderTests {
     func notes() async throws {
         let clean = XMLTVProvider(id: "s", source: Fixtures.url("xmltv/small.xml.gz"), transport: nil)
         _ = try await clean.channels()
-        #expect(await clean.reportNotes() == ["parsed 2 programmes on 1 channel from small.xml.gz"])
+        // The file's own <tv> attributes stay in the report: an export names tvguide instead.
+        #expect(await clean.reportNotes() == ["parsed 2 programmes on 1 channel from small.xml.gz", "<tv> generator-info-name 'tvguide fixtures'"])
 
         let bad = XMLTVProvider(id: "b", source: Fixtures.url("xmltv/bad-times.xml"), transport: nil)
         _ = try await bad.channels()
         #expect(await bad.reportNotes() == [
             "parsed 3 programmes on 2 channels from bad-times.xml, skipped 6 (2 unparsable start, 1 missing channel, "
                 + "1 missing title, 1 stop before start, 1 unparsable stop)",
+            "<tv> generator-info-name 'tvguide fixtures'",
         ])
     }
 
@@ -127,7 +129,8 @@ struct XMLTVProviderTests {
             #expect(la2.first?.title == "That's English")
             #expect(la2.allSatisfy { $0.source == "remote" && $0.channel == "la2" })
             #expect(await log.count(path: "/sample.xml") == 1)
-            #expect(await sample.reportNotes() == ["parsed 3501 programmes on 24 channels from \(base.absoluteString)sample.xml"])
+            #expect(await sample.reportNotes() == ["parsed 3501 programmes on 24 channels from \(base.absoluteString)sample.xml",
+                                                   "<tv> date '20261019', source-info-name 'tvguide sample guide', generator-info-name 'make_xmltv_sample.py'"])
 
             let gzip = XMLTVProvider(id: "remote-gz", source: base.appendingPathComponent("small.xml.gz"), transport: LiveTransport(policy: .loopbackExact))
             #expect(try await gzip.channels().map(\.id) == ["Clan.es"])

@@ -178,26 +178,29 @@ private final class ReaderRun {
             if tag == .id { id = string(value) }
         }
         var names: [LocalizedText] = []
-        var logo: String?
-        var url: String?
+        var icons: [ImageRef] = []
+        var links: [WebLink] = []
         readChildren { tag in
             switch tag {
             case .displayName:
                 let name = localizedText()
                 if !name.value.isEmpty { names.append(name) }
             case .icon:
-                if logo == nil { logo = attribute(.src) }
+                if let icon = readIcon() { icons.append(icon) }
             case .url:
-                let text = readText()
-                if url == nil, !text.isEmpty { url = text }
+                if let link = readLink() { links.append(link) }
             default: break
             }
         }
         guard !id.isEmpty, channelIDs.insert(id).inserted else { return }
         let first = names.first
-        channels.append(Channel(id: id, name: first?.value ?? id,
-                                otherNames: names.count > 1 ? Array(names.dropFirst()) : nil,
-                                language: first?.lang, logo: logo, url: url))
+        var channel = Channel(id: id, name: first?.value ?? id,
+                              otherNames: names.count > 1 ? Array(names.dropFirst()) : nil,
+                              language: first?.lang, logo: icons.first?.url, url: links.first?.url)
+        // The whole lists only when they say more than logo and url.
+        if icons.count > 1 || icons.contains(where: { $0.width != nil || $0.height != nil }) { channel.icons = icons }
+        if links.count > 1 || links.contains(where: { $0.system != nil }) { channel.links = links }
+        channels.append(channel)
     }
 
     // MARK: - <programme>
@@ -213,8 +216,14 @@ private final class ReaderRun {
         var startBlank = true
         var stop: Int?
         var stopUnparsable = false
+        var extras = XMLTVExtras()
         forEachAttribute { tag, value in
             switch tag {
+            case .pdcStart: extras.pdcStart = nonEmpty(string(value))
+            case .vpsStart: extras.vpsStart = nonEmpty(string(value))
+            case .showview: extras.showview = nonEmpty(string(value))
+            case .videoplus: extras.videoplus = nonEmpty(string(value))
+            case .clumpidx: extras.clumpIndex = nonEmpty(string(value))
             case .start:
                 start = XMLTVTime.epochSeconds(buffer(value))
                 startBlank = start == nil && isBlank(value)
@@ -249,7 +258,7 @@ private final class ReaderRun {
         var subtitles = Texts()
         var descriptions = Texts()
         readChildren { tag in
-            readProgrammeChild(tag, into: &programme, titles: &titles, subtitles: &subtitles, descriptions: &descriptions)
+            readProgrammeChild(tag, into: &programme, extras: &extras, titles: &titles, subtitles: &subtitles, descriptions: &descriptions)
         }
 
         guard let title = titles.first else {
@@ -261,11 +270,14 @@ private final class ReaderRun {
         programme.textLanguage = title.lang
         var others = titles.rest.map { ProgrammeText(field: .title, value: $0.value, lang: $0.lang) }
         if let subtitle = pickSameLanguage(subtitles, as: title.lang, field: .subtitle, others: &others) {
-            programme.subtitle = subtitle
+            programme.subtitle = subtitle.value
+            if subtitle.lang != title.lang { extras.subtitleLang = subtitle.lang ?? "" }
         }
         if let synopsis = pickSameLanguage(descriptions, as: title.lang, field: .synopsis, others: &others) {
-            programme.synopsis = synopsis
+            programme.synopsis = synopsis.value
+            if synopsis.lang != title.lang { extras.synopsisLang = synopsis.lang ?? "" }
         }
+        programme.xmltv = extras
         if !others.isEmpty { programme.otherTexts = others }
         programme.kind = kinds.kind(of: programme.categories)
         if let credits = programme.credits, !credits.isSorted(by: Credit.xmltvOrder) {
@@ -277,18 +289,18 @@ private final class ReaderRun {
 
     /// The text in the title's language, else the first; the rest go to `others` in source order.
     private func pickSameLanguage(_ texts: Texts, as lang: String?, field: ProgrammeText.Field,
-                                  others: inout [ProgrammeText]) -> String? {
+                                  others: inout [ProgrammeText]) -> LocalizedText? {
         guard let first = texts.first else { return nil }
-        guard !texts.rest.isEmpty else { return first.value }
+        guard !texts.rest.isEmpty else { return first }
         let all = [first] + texts.rest
         let chosen = all.firstIndex { $0.lang == lang } ?? 0
         for (index, text) in all.enumerated() where index != chosen {
             others.append(ProgrammeText(field: field, value: text.value, lang: text.lang))
         }
-        return all[chosen].value
+        return all[chosen]
     }
 
-    private func readProgrammeChild(_ tag: Tag, into p: inout Programme, titles: inout Texts,
+    private func readProgrammeChild(_ tag: Tag, into p: inout Programme, extras: inout XMLTVExtras, titles: inout Texts,
                                     subtitles: inout Texts, descriptions: inout Texts) {
         switch tag {
         case .title:
@@ -315,11 +327,17 @@ private final class ReaderRun {
             let text = localizedText()
             if !text.value.isEmpty { p.keywords.append(text) }
         case .language:
-            let text = readText()
-            if !text.isEmpty { p.language = text }
+            let text = localizedText()
+            if !text.value.isEmpty {
+                p.language = text.value
+                extras.languageLang = text.lang
+            }
         case .origLanguage:
-            let text = readText()
-            if !text.isEmpty { p.originalLanguage = text }
+            let text = localizedText()
+            if !text.value.isEmpty {
+                p.originalLanguage = text.value
+                extras.originalLanguageLang = text.lang
+            }
         case .length:
             let units = attribute(.units)
             let text = readText()
@@ -333,28 +351,20 @@ private final class ReaderRun {
                 if let scale { p.length = Int((amount * scale).rounded()) }
             }
         case .icon:
-            var url: String?
-            var width: Int?
-            var height: Int?
-            forEachAttribute { tag, value in
-                switch tag {
-                case .src: url = string(value)
-                case .width: width = Int(string(value))
-                case .height: height = Int(string(value))
-                default: break
-                }
-            }
-            if let url, !url.isEmpty { p.images.append(ImageRef(url: url, width: width, height: height)) }
+            if let icon = readIcon() { p.images.append(icon) }
         case .image:
-            let kind = attribute(.type)
-            let url = readText()
-            if !url.isEmpty { p.images.append(ImageRef(url: url, kind: kind)) }
+            if let image = readImage() { p.images.append(image) }
         case .url:
-            let text = readText()
-            if !text.isEmpty { p.urls.append(text) }
+            if let link = readLink() {
+                p.urls.append(link.url)
+                if let system = link.system { extras.urlSystems = (extras.urlSystems ?? [:]).merging([link.url: system]) { first, _ in first } }
+            }
         case .country:
-            let text = readText()
-            if !text.isEmpty { p.countries.append(text) }
+            let text = localizedText()
+            if !text.value.isEmpty {
+                p.countries.append(text.value)
+                if let lang = text.lang { extras.countryLangs = (extras.countryLangs ?? [:]).merging([text.value: lang]) { first, _ in first } }
+            }
         case .episodeNum:
             let system = attribute(.system) ?? "onscreen"
             let text = readText()
@@ -393,29 +403,46 @@ private final class ReaderRun {
             p.previouslyShown = shown
         case .premiere:
             p.premiere = true
+            let note = localizedText()
+            if !note.value.isEmpty { extras.premiereNote = note }
         case .lastChance:
             p.lastChance = true
+            let note = localizedText()
+            if !note.value.isEmpty { extras.lastChanceNote = note }
+        case .review:
+            let type = attribute(.type)
+            let source = attribute(.source)
+            let reviewer = attribute(.reviewer)
+            let text = localizedText()
+            if let type, !text.value.isEmpty {
+                extras.reviews = (extras.reviews ?? []) + [Review(type: type, value: text.value, source: source, reviewer: reviewer, lang: text.lang)]
+            }
         case .new:
             p.isNew = true
         case .subtitles:
             var subtitles = SubtitleInfo(type: attribute(.type))
             readChildren { tag in
-                if tag == .language { subtitles.language = nonEmpty(readText()) }
+                if tag == .language {
+                    let language = localizedText()
+                    subtitles.language = nonEmpty(language.value)
+                    subtitles.languageLang = language.lang
+                }
             }
             p.subtitles.append(subtitles)
         case .rating, .starRating:
             let system = attribute(.system)
             var value = ""
-            var icon: String?
+            var icons: [ImageRef] = []
             readChildren { tag in
                 switch tag {
                 case .value: value = readText()
-                case .icon: if icon == nil { icon = attribute(.src) }
+                case .icon: if let icon = readIcon() { icons.append(icon) }
                 default: break
                 }
             }
             guard !value.isEmpty else { return }
-            let rating = Rating(system: system, value: value, icon: icon)
+            var rating = Rating(system: system, value: value, icon: icons.first?.url)
+            if icons.count > 1 || icons.contains(where: { $0.width != nil || $0.height != nil }) { rating.icons = icons }
             if tag == .rating { p.ratings.append(rating) } else { p.starRatings.append(rating) }
         default:
             break
@@ -425,10 +452,62 @@ private final class ReaderRun {
     private func readCredits(into p: inout Programme) {
         readChildren { tag in
             guard let role = tag.creditRole else { return }
-            let character = role == .actor ? attribute(.role) : nil
-            let name = readText()
-            if !name.isEmpty { p.credits.append(Credit(role: role, name: name, character: character)) }
+            var credit = Credit(role: role, name: "")
+            if role == .actor {
+                credit.character = attribute(.role)
+                credit.guest = attribute(.guest).map { $0 == "yes" }
+            }
+            // The name is the element's own text; pictures and pages of the person are its children.
+            var images: [ImageRef] = []
+            var links: [WebLink] = []
+            credit.name = readText(children: { child in
+                switch child {
+                case .image: if let image = readImage() { images.append(image) }
+                case .url: if let link = readLink() { links.append(link) }
+                default: break
+                }
+            })
+            if !images.isEmpty { credit.images = images }
+            if !links.isEmpty { credit.urls = links }
+            if !credit.name.isEmpty { p.credits.append(credit) }
         }
+    }
+
+    /// `<icon src width height/>`.
+    private func readIcon() -> ImageRef? {
+        var icon = ImageRef(url: "")
+        forEachAttribute { tag, value in
+            switch tag {
+            case .src: icon.url = string(value)
+            case .width: icon.width = Int(string(value))
+            case .height: icon.height = Int(string(value))
+            default: break
+            }
+        }
+        return icon.url.isEmpty ? nil : icon
+    }
+
+    /// `<image type size orient system>URL</image>`.
+    private func readImage() -> ImageRef? {
+        var image = ImageRef(url: "", xmltvImage: true)
+        forEachAttribute { tag, value in
+            switch tag {
+            case .type: image.kind = nonEmpty(string(value))
+            case .size: image.size = nonEmpty(string(value))
+            case .orient: image.orient = nonEmpty(string(value))
+            case .system: image.system = nonEmpty(string(value))
+            default: break
+            }
+        }
+        image.url = readText()
+        return image.url.isEmpty ? nil : image
+    }
+
+    /// `<url system>URL</url>`.
+    private func readLink() -> WebLink? {
+        let system = attribute(.system)
+        let url = readText()
+        return url.isEmpty ? nil : WebLink(url: url, system: system)
     }
 
     // MARK: - Values
@@ -558,6 +637,25 @@ private final class ReaderRun {
         return textBytes.withUnsafeBufferPointer { trimmedString($0) }
     }
 
+    /// `readText`, handing each child element to `child` (which may read it) instead of skipping
+    /// it; a buffer of its own, since `child` reads text too.
+    private func readText(children child: (Tag) -> Void) -> String {
+        guard xmlTextReaderIsEmptyElement(reader) != 1 else { return "" }
+        let depth = xmlTextReaderDepth(reader)
+        var text: [UInt8] = []
+        while next() {
+            let type = nodeType
+            if type == Self.endElement, xmlTextReaderDepth(reader) == depth { break }
+            guard xmlTextReaderDepth(reader) == depth + 1 else { continue }
+            if type == Self.text || type == Self.cdata || type == Self.significantWhitespace, let value = xmlTextReaderConstValue(reader) {
+                text.append(contentsOf: buffer(value))
+            } else if type == Self.element {
+                child(tag(of: xmlTextReaderConstName(reader)))
+            }
+        }
+        return text.withUnsafeBufferPointer { trimmedString($0) }
+    }
+
     /// An attribute value, trimmed.
     private func string(_ value: UnsafePointer<xmlChar>) -> String {
         trimmedString(buffer(value))
@@ -676,6 +774,7 @@ private enum Tag: UInt8 {
     case subtitles, rating, starRating, value, image
     case id, lang, src, width, height, start, stop, role, units, system, type
     case sourceInfoURL, sourceInfoName, sourceDataURL, generatorInfoName, generatorInfoURL
+    case pdcStart, vpsStart, showview, videoplus, clumpidx, review, source, reviewer, size, orient
     case other
 
     static let byName: [String: Tag] = [
@@ -694,6 +793,8 @@ private enum Tag: UInt8 {
         "source-info-url": .sourceInfoURL, "source-info-name": .sourceInfoName,
         "source-data-url": .sourceDataURL, "generator-info-name": .generatorInfoName,
         "generator-info-url": .generatorInfoURL, "xml:lang": .lang,
+        "pdc-start": .pdcStart, "vps-start": .vpsStart, "showview": .showview, "videoplus": .videoplus,
+        "clumpidx": .clumpidx, "review": .review, "source": .source, "reviewer": .reviewer, "size": .size, "orient": .orient,
     ]
 
     var creditRole: Credit.Role? {

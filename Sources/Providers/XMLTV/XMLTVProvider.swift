@@ -47,7 +47,14 @@ public struct XMLTVProvider: GuideProvider {
         if !document.skipped.isEmpty {
             note += ", skipped \(document.skipped.count) (\(document.skippedSummary))"
         }
-        return [note]
+        // The file's own <tv> attributes: an export names tvguide as its generator, so the
+        // source's stay here, in the snapshot's run report.
+        let info = document.info
+        let described = [("date", info.date), ("source-info-name", info.sourceInfoName), ("source-info-url", info.sourceInfoURL),
+                         ("source-data-url", info.sourceDataURL), ("generator-info-name", info.generatorInfoName),
+                         ("generator-info-url", info.generatorInfoURL)]
+            .compactMap { name, value in value.map { "\(name) '\($0)'" } }
+        return described.isEmpty ? [note] : [note, "<tv> " + described.joined(separator: ", ")]
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

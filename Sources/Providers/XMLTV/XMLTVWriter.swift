@@ -78,35 +78,81 @@ public enum XMLTVWriter {
         for name in channel.otherNames ?? [] {
             out.element("display-name", name.value, lang: name.lang)
         }
-        if let logo = channel.logo {
-            out.start("icon")
-            out.attribute("src", logo)
-            out.end()
+        if let icons = channel.icons {
+            for icon in icons { writeIcon(icon, to: out) }
+        } else if let logo = channel.logo {
+            writeIcon(ImageRef(url: logo), to: out)
         }
-        out.element("url", channel.url)
+        if let links = channel.links {
+            for link in links { writeLink(link, to: out) }
+        } else {
+            out.element("url", channel.url)
+        }
         out.end()
+    }
+
+    private static func writeIcon(_ icon: ImageRef, to out: TextWriter) {
+        out.start("icon")
+        out.attribute("src", icon.url)
+        out.attribute("width", icon.width.map(String.init))
+        out.attribute("height", icon.height.map(String.init))
+        out.end()
+    }
+
+    private static func writeLink(_ link: WebLink, to out: TextWriter) {
+        out.start("url")
+        out.attribute("system", link.system)
+        out.text(link.url)
+        out.end()
+    }
+
+    private static func writeImage(_ image: ImageRef, to out: TextWriter) {
+        out.start("image")
+        out.attribute("type", image.kind)
+        out.attribute("size", image.size)
+        out.attribute("orient", image.orient)
+        out.attribute("system", image.system)
+        out.text(image.url)
+        out.end()
+    }
+
+    /// `lang` of a sub-title or description: its own when it was not the title's.
+    private static func lang(_ own: String?, else title: String?) -> String? {
+        guard let own else { return title }
+        return own.isEmpty ? nil : own
     }
 
     private static func write(_ p: Programme, to out: TextWriter, kinds: inout XMLTVKinds.Memo) {
         out.start("programme")
         out.attribute("start", XMLTVTime.format(p.start))
         out.attribute("stop", p.stop.map(XMLTVTime.format))
+        let extras = p.xmltv ?? XMLTVExtras()
+        out.attribute("pdc-start", extras.pdcStart)
+        out.attribute("vps-start", extras.vpsStart)
+        out.attribute("showview", extras.showview)
+        out.attribute("videoplus", extras.videoplus)
         out.attribute("channel", p.channel)
+        out.attribute("clumpidx", extras.clumpIndex)
 
         let others = p.otherTexts ?? []
         out.requiredElement("title", p.title, lang: p.textLanguage)
         for text in others where text.field == .title { out.element("title", text.value, lang: text.lang) }
-        out.element("sub-title", p.subtitle, lang: p.textLanguage)
+        out.element("sub-title", p.subtitle, lang: lang(extras.subtitleLang, else: p.textLanguage))
         for text in others where text.field == .subtitle { out.element("sub-title", text.value, lang: text.lang) }
-        out.element("desc", p.synopsis, lang: p.textLanguage)
+        out.element("desc", p.synopsis, lang: lang(extras.synopsisLang, else: p.textLanguage))
         for text in others where text.field == .synopsis { out.element("desc", text.value, lang: text.lang) }
 
         if let credits = p.credits, !credits.isEmpty {
             out.start("credits")
             for credit in credits.stableSorted(by: Credit.xmltvOrder) {
                 out.start(credit.role.elementName)
-                if credit.role == .actor { out.attribute("role", credit.character) }
+                if credit.role == .actor {
+                    out.attribute("role", credit.character)
+                    out.attribute("guest", credit.guest.map(Self.yesNo))
+                }
                 out.text(credit.name)
+                for image in credit.images ?? [] { writeImage(image, to: out) }
+                for link in credit.urls ?? [] { writeLink(link, to: out) }
                 out.end()
             }
             out.end()
@@ -114,8 +160,8 @@ public enum XMLTVWriter {
         out.element("date", p.date ?? p.year.map(String.init))
         for category in categoriesWithKind(p, kinds: &kinds) { out.element("category", category.value, lang: category.lang) }
         for keyword in p.keywords ?? [] { out.element("keyword", keyword.value, lang: keyword.lang) }
-        out.element("language", p.language)
-        out.element("orig-language", p.originalLanguage)
+        out.element("language", p.language, lang: extras.languageLang)
+        out.element("orig-language", p.originalLanguage, lang: extras.originalLanguageLang)
         if let length = p.length {
             out.start("length")
             if length % 60 == 0 {
@@ -128,15 +174,9 @@ public enum XMLTVWriter {
             out.end()
         }
         let images = p.images ?? []
-        for image in images where !image.isXMLTVImage {
-            out.start("icon")
-            out.attribute("src", image.url)
-            out.attribute("width", image.width.map(String.init))
-            out.attribute("height", image.height.map(String.init))
-            out.end()
-        }
-        for url in p.urls ?? [] { out.element("url", url) }
-        for country in p.countries ?? [] { out.element("country", country) }
+        for image in images where !image.isXMLTVImage { writeIcon(image, to: out) }
+        for url in p.urls ?? [] { writeLink(WebLink(url: url, system: extras.urlSystems?[url]), to: out) }
+        for country in p.countries ?? [] { out.element("country", country, lang: extras.countryLangs?[country]) }
         if let episode = p.episode { write(episode, to: out) }
         for (system, text) in XMLTVDatabaseID.episodeNumbers(for: p) {
             out.start("episode-num")
@@ -164,25 +204,29 @@ public enum XMLTVWriter {
             out.attribute("channel", shown.channel)
             out.end()
         }
-        if p.premiere == true { out.emptyElement("premiere") }
-        if p.lastChance == true { out.emptyElement("last-chance") }
+        if p.premiere == true { writeNote("premiere", extras.premiereNote, to: out) }
+        if p.lastChance == true { writeNote("last-chance", extras.lastChanceNote, to: out) }
         if p.isNew == true { out.emptyElement("new") }
         for subtitles in p.subtitles ?? [] {
             out.start("subtitles")
             if let type = subtitles.type, ["teletext", "onscreen", "deaf-signed"].contains(type) {
                 out.attribute("type", type)
             }
-            out.element("language", subtitles.language)
+            out.element("language", subtitles.language, lang: subtitles.languageLang)
             out.end()
         }
         for rating in p.ratings ?? [] { write(rating, as: "rating", to: out) }
         for rating in p.starRatings ?? [] { write(rating, as: "star-rating", to: out) }
-        for image in images where image.isXMLTVImage {
-            out.start("image")
-            out.attribute("type", image.kind)
-            out.text(image.url)
+        for review in extras.reviews ?? [] {
+            out.start("review")
+            out.attribute("type", review.type)
+            out.attribute("source", review.source)
+            out.attribute("reviewer", review.reviewer)
+            out.attribute("lang", review.lang)
+            out.text(review.value)
             out.end()
         }
+        for image in images where image.isXMLTVImage { writeImage(image, to: out) }
         out.end()
     }
 
@@ -222,20 +266,30 @@ public enum XMLTVWriter {
         out.start(name)
         out.attribute("system", rating.system)
         out.element("value", rating.value)
-        if let icon = rating.icon {
-            out.start("icon")
-            out.attribute("src", icon)
-            out.end()
+        if let icons = rating.icons {
+            for icon in icons { writeIcon(icon, to: out) }
+        } else if let icon = rating.icon {
+            writeIcon(ImageRef(url: icon), to: out)
         }
         out.end()
+    }
+
+    /// `<premiere>` or `<last-chance>`: empty, or with the source's text.
+    private static func writeNote(_ name: StaticString, _ note: LocalizedText?, to out: TextWriter) {
+        guard let note else {
+            out.emptyElement(name)
+            return
+        }
+        out.element(name, note.value, lang: note.lang)
     }
 
     private static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 }
 
 private extension ImageRef {
-    /// XMLTV's `<image>` takes only these types; any other picture is written as an `<icon>`.
+    /// Read from an `<image>`, or of a type XMLTV's `<image>` takes; any other picture is written as an `<icon>`.
     var isXMLTVImage: Bool {
+        if xmltvImage == true { return true }
         guard let kind else { return false }
         return ["poster", "backdrop", "still", "person", "character"].contains(kind)
     }
