@@ -65,38 +65,29 @@ enum XMLTVEntities {
                 return nil
             }
         }
-        var i = doctype!
-        // The subset opens before the DOCTYPE's own '>'; quoted system ids may hold either.
+        // The subset opens before the DOCTYPE's own '>' (quoted system ids may hold either), and
+        // ends at the first ']' outside the declarations' quoted values.
+        guard let open = firstUnquoted([UInt8(ascii: ">"), UInt8(ascii: "[")], in: bytes, from: doctype!),
+              open.byte == UInt8(ascii: "[") else { return nil }
+        let start = open.index + 1
+        guard start < bytes.count else { return nil }
+        return start..<(firstUnquoted([UInt8(ascii: "]")], in: bytes, from: start)?.index ?? bytes.count)
+    }
+
+    /// The first of `wanted` at or after `from` outside a quoted string, and which one it is.
+    private static func firstUnquoted(_ wanted: [UInt8], in bytes: UnsafeRawBufferPointer, from: Int) -> (index: Int, byte: UInt8)? {
         var quote: UInt8?
-        while i < bytes.count {
-            let byte = bytes[i]
+        for index in from..<bytes.count {
+            let byte = bytes[index]
             if let open = quote {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                return nil
-            } else if byte == UInt8(ascii: "[") {
-                break
+            } else if wanted.contains(byte) {
+                return (index, byte)
             }
-            i += 1
         }
-        let start = i + 1
-        // Declarations quote their values: a ']' inside quotes or a comment does not close the subset.
-        i = start
-        quote = nil
-        while i < bytes.count {
-            let byte = bytes[i]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: "]") {
-                return start..<i
-            }
-            i += 1
-        }
-        return start < bytes.count ? start..<bytes.count : nil
+        return nil
     }
 
     /// `<!ENTITY name "value">` → value; parameter and external entities are refused.
