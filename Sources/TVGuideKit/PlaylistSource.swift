@@ -16,9 +16,10 @@ public struct PlaylistSource: Sendable {
             : TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: clock).transport(bodyLimit: .playlist)
     }
 
-    /// The location as providers.yaml gives it, for reports.
+    /// The location for reports and messages: a URL without its credentials or secret-looking
+    /// query values (an IPTV provider's playlist URL often carries a password).
     public var description: String {
-        location.isFileURL ? location.path : location.absoluteString
+        location.isFileURL ? location.path : URLRedaction.redacted(location)
     }
 
     public func load() async throws(PlaylistReadError) -> Playlist {

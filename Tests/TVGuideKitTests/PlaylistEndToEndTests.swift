@@ -76,6 +76,13 @@ import TestSupport
         #expect(run.stdout.contains("✗ http://127.0.0.1:9/playlist.m3u: unreachable"), "\(run.stdout)")
         #expect(run.stdout.contains("no earlier run matched it, so the guide keeps every channel"), "\(run.stdout)")
         #expect(try SnapshotStore.load(scratch.file("snapshots/latest.json")).channels.count == 24)
+
+        // An IPTV provider's playlist URL carries a password: never in the report or the snapshot.
+        let secret = try Self.scratch(playlist: "\"http://127.0.0.1:9/get.php?username=me&password=hunter2&type=m3u\"")
+        let withSecret = try await CLI.run(["build", "--now", recordedNow], in: secret.url)
+        #expect(withSecret.stdout.contains("password=REDACTED"), "\(withSecret.stdout)")
+        #expect(!withSecret.stdout.contains("hunter2") && !withSecret.stderr.contains("hunter2"))
+        #expect(try !String(contentsOf: secret.file("snapshots/latest.json"), encoding: .utf8).contains("hunter2"))
     }
 
     @Test func servePlaysThePlaylistBackWithTheGuidesIDs() async throws {
