@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12: hostile XMLTV files against `tvguide build`, one provider each, with the peak memory
+# Issue 12: hostile XMLTV files against `tvguide build`, each followed by a good backup provider, with the peak memory
 # of every run (/usr/bin/time -v). Writes $RELIABILITY_OUT/hostile.tsv (bench/reliability.sh hostile).
 # The files come from Fixtures/xmltv-conformance/hostile/generate.sh; the bound each run must keep:
 # 64 MB plus 4 times the file's size, or plus 110 times it for gzip (Gzip.maximumRatio is 100).
@@ -15,18 +15,25 @@ printf 'case\tbytes\toutcome\tmessage\tpeak_rss_kb\tseconds\tbound_kb\theld\n' >
 for file in "$work"/files/*; do
     name=$(basename "$file")
     bytes=$(stat -c %s "$file")
-    printf 'guide: [hostile]\nsnapshots: { dir: %s/snapshots }\ncache: { dir: %s/cache }\nproviders: { hostile: { type: xmltv, url: "%s" } }\n' \
-        "$work" "$work" "$file" > "$work/providers.yaml"
+    # A backup after the hostile file: the chain must go on to it.
+    rm -rf "$work/snapshots"
+    printf 'guide: [hostile, backup]\nsnapshots: { dir: %s/snapshots }\ncache: { dir: %s/cache }\nproviders:\n  hostile: { type: xmltv, url: "%s" }\n  backup: { type: xmltv, url: "%s", shift_weeks: auto }\n' \
+        "$work" "$work" "$file" "$PWD/Fixtures/xmltv/sample.xml" > "$work/providers.yaml"
     set +e
     /usr/bin/time -f '%M %e' -o "$work/time" "$bin" build --config "$work/providers.yaml" --from 2026-11-24 --to 2026-11-27 \
         > "$work/stdout" 2> "$work/stderr"
     status=$?
     set -e
-    read -r peak seconds < "$work/time"
+    # time -o starts with "Command exited with non-zero status N" when the run failed: the figures are the last line.
+    read -r peak seconds < <(tail -n 1 "$work/time")
     message=$(grep -m1 '✗' "$work/stdout" | sed -e 's/^ *✗ *//' -e "s|$work/files/||g" | cut -c1-220 || true)
     case $name in *.gz) factor=110 ;; *) factor=4 ;; esac
     bound=$(( (64 * 1024 * 1024 + factor * bytes) / 1024 ))
-    outcome=$([ $status -eq 0 ] && echo "served" || echo "refused (exit $status)")
+    if [ $status -eq 0 ] && grep -q 'hostile *failed' "$work/stdout" && grep -q 'backup *served' "$work/stdout"; then
+        outcome="refused; the backup served"
+    else
+        outcome="exit $status: $(grep -m1 -E 'hostile|backup' "$work/stdout" | tr -s ' ')"
+    fi
     held=$([ "$peak" -le "$bound" ] && echo yes || echo no)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$bytes" "$outcome" "${message:--}" "$peak" "$seconds" "$bound" "$held" >> "$out/hostile.tsv"
 done

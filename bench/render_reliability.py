@@ -25,8 +25,9 @@ PARTS = [
      "Full runs with API keys set, every output grepped for the key values (plain, percent-encoded, base64)."),
     ("hostile", "Hostile XMLTV", "bench/reliability.sh hostile",
      "`tvguide build` on XMLTV files made to hurt (`Fixtures/xmltv-conformance/hostile/generate.sh`): entity "
-     "amplification in attributes, billion laughs, a gzip bomb, deep nesting. Each must be refused with a "
-     "message that names it, the run going on, within 64 MB plus 4 times the file's size (110 times for gzip)."),
+     "amplification in attributes, billion laughs, a gzip bomb, deep nesting, each followed by a good backup "
+     "provider. Each must be refused with a message that names it, the chain going on to the backup, within "
+     "64 MB plus 4 times the file's size (110 times for gzip)."),
 ]
 
 

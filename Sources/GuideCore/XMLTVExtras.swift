@@ -31,7 +31,11 @@ public struct XMLTVExtras: Codable, Sendable, Hashable {
 
     public init() {}
 
-    public var isEmpty: Bool { self == XMLTVExtras() }
+    public var isEmpty: Bool {
+        pdcStart == nil && vpsStart == nil && showview == nil && videoplus == nil && clumpIndex == nil && reviews == nil
+            && premiereNote == nil && lastChanceNote == nil && subtitleLang == nil && synopsisLang == nil && languageLang == nil
+            && originalLanguageLang == nil && countryLangs == nil && urlSystems == nil
+    }
 }
 
 /// `<review type="text|url" source reviewer lang>`.

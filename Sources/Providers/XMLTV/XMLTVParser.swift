@@ -454,8 +454,13 @@ private final class ReaderRun {
             guard let role = tag.creditRole else { return }
             var credit = Credit(role: role, name: "")
             if role == .actor {
-                credit.character = attribute(.role)
-                credit.guest = attribute(.guest).map { $0 == "yes" }
+                forEachAttribute { tag, value in
+                    switch tag {
+                    case .role: credit.character = nonEmpty(string(value))
+                    case .guest: credit.guest = string(value) == "yes"
+                    default: break
+                    }
+                }
             }
             // The name is the element's own text; pictures and pages of the person are its children.
             var images: [ImageRef] = []
@@ -638,22 +643,24 @@ private final class ReaderRun {
     }
 
     /// `readText`, handing each child element to `child` (which may read it) instead of skipping
-    /// it; a buffer of its own, since `child` reads text too.
+    /// it. The text so far is set aside while a child is read, since `child` reads text too.
     private func readText(children child: (Tag) -> Void) -> String {
         guard xmlTextReaderIsEmptyElement(reader) != 1 else { return "" }
         let depth = xmlTextReaderDepth(reader)
-        var text: [UInt8] = []
+        textBytes.removeAll(keepingCapacity: true)
         while next() {
             let type = nodeType
             if type == Self.endElement, xmlTextReaderDepth(reader) == depth { break }
             guard xmlTextReaderDepth(reader) == depth + 1 else { continue }
             if type == Self.text || type == Self.cdata || type == Self.significantWhitespace, let value = xmlTextReaderConstValue(reader) {
-                text.append(contentsOf: buffer(value))
+                textBytes.append(contentsOf: buffer(value))
             } else if type == Self.element {
+                let before = textBytes
                 child(tag(of: xmlTextReaderConstName(reader)))
+                textBytes = before
             }
         }
-        return text.withUnsafeBufferPointer { trimmedString($0) }
+        return textBytes.withUnsafeBufferPointer { trimmedString($0) }
     }
 
     /// An attribute value, trimmed.

@@ -40,11 +40,24 @@ public enum XMLTVWriter {
     /// channels without programmes, for a report that already names them.
     public static func validityNotes(channels: [Channel], programmes: [Programme], emptyChannels: Bool = true) -> [String] {
         var notes: [String] = []
-        let untitled = programmes.count { !$0.hasXMLTVTitle }
+        // By index: a closure over each programme would copy all its fields (a guide's worth of retains).
+        var untitled = 0
+        var served = Set<String>()
+        var lastChannel: String?
+        for index in programmes.indices {
+            guard programmes[index].hasXMLTVTitle else {
+                untitled += 1
+                continue
+            }
+            // A guide lists a channel's programmes together: hash each channel once, not each programme.
+            if programmes[index].channel != lastChannel {
+                lastChannel = programmes[index].channel
+                served.insert(programmes[index].channel)
+            }
+        }
         if untitled > 0 {
             notes.append("\(untitled) programme(s) whose title is empty once control characters are removed are left out")
         }
-        let served = Set(programmes.lazy.filter(\.hasXMLTVTitle).map(\.channel))
         let empty = channels.map(\.id).filter { !served.contains($0) }.sorted()
         if emptyChannels, !empty.isEmpty {
             notes.append("\(empty.count) channel(s) without programmes are left out, as XMLTV wants: " + shortList(empty))
@@ -421,7 +434,9 @@ private final class TextWriter {
 extension Programme {
     /// A title that is not empty once the characters XMLTV cannot carry are removed.
     var hasXMLTVTitle: Bool {
-        title.unicodeScalars.contains { scalar in
+        // Almost every title has a printable ASCII character: no need to look further.
+        for byte in title.utf8 where byte > 0x20 && byte < 0x7F { return true }
+        return title.unicodeScalars.contains { scalar in
             !(scalar.properties.isWhitespace || (0x00...0x1F).contains(scalar.value) || (0x7F...0x9F).contains(scalar.value)
                 || scalar.value == 0xFFFE || scalar.value == 0xFFFF)
         }
