@@ -21,9 +21,10 @@ struct GrabCommand: AsyncParsableCommand {
 
         `--configure` writes the grabber's configuration (default ~/.xmltv/tv_grab_tvguide.conf): \
         XMLTV-style `key=value` lines, `config=` the providers.yaml to use, `snapshots=` where \
-        snapshots go, and a `channel=ID` line per channel grabbed (`channel!ID` for one left out; \
-        no channel line at all grabs every channel). It asks on a terminal and takes the defaults \
-        otherwise.
+        snapshots go, `cache=` the HTTP cache (folders the user can write), and a `channel=ID` \
+        line per channel grabbed (`channel!ID` for one left out; no channel line at all grabs \
+        every channel). It asks on a terminal, starting from an existing file's choices, and \
+        takes the defaults otherwise.
 
         Exit status: 0 on success, 1 when no provider served anything, 2 for a bad configuration.
         """
