@@ -78,6 +78,11 @@ public struct GuideConfiguration: Sendable {
         return map
     }
 
+    /// Channel id → the further ids the channel map gives it, for matching a playlist's `tvg-id`.
+    public var channelAliases: [String: [String]] {
+        Dictionary(channels.map { ($0.id, $0.aliases) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The values of the environment variables the providers' options refer to (API keys,
     /// tokens): what must never be printed, logged or written.
     public var environmentValues: [String] {

@@ -77,7 +77,7 @@ public enum GuideBuilder {
         }
         var snapshot = GuideAssembler.assemble(result, previous: previous, window: window, now: request.now)
         if let previousWarning { snapshot.report.warnings.append(previousWarning) }
-        playlist?.narrow(&snapshot, aliases: Dictionary(configuration.channels.map { ($0.id, $0.aliases) }, uniquingKeysWith: { first, _ in first }))
+        playlist?.narrow(&snapshot, aliases: configuration.channelAliases)
         var metadataElapsed: Duration?
         if let enricher = metadata.enricher, !result.owners.isEmpty {
             let enrichmentStarted = ContinuousClock.now

@@ -45,7 +45,7 @@ public enum ServeSetup {
         var settings = ServerSettings(host: host, port: port, lineups: configuration.lineups, reminderLead: .seconds(reminderMinutes * 60),
                                       refreshInterval: interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil)
         settings.corsOrigins = corsOrigins.isEmpty ? configuration.server.corsOrigins : corsOrigins
-        settings.channelAliases = Dictionary(configuration.channels.map { ($0.id, $0.aliases) }, uniquingKeysWith: { first, _ in first })
+        settings.channelAliases = configuration.channelAliases
         return settings
     }
 }

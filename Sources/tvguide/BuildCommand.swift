@@ -53,23 +53,37 @@ struct BuildCommand: AsyncParsableCommand {
         let display = ProgressDisplay(quiet: quiet)
         let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) },
                                    refreshAudiences: refreshAudiences)
-        do {
-            let summary = try await GuideBuilder.build(configuration: configuration, request: request) { display.handle($0) }
-            if !quiet { print(summary.text()) }
-        } catch let error as ConfigError {
-            printError("error: \(error)")
-            throw Exit.invalid
-        } catch BuildError.nothingServed(let summary) {
+        // The report of a run that served nothing is printed even with --quiet: it says why.
+        try await buildGuide(configuration, request, progress: { display.handle($0) }) { summary, served in
+            if served && quiet { return }
             print(summary.text())
-            printError("error: \(BuildError.nothingServed(summary))")
-            throw Exit.failed
-        } catch let error as BuildError {
-            printError("error: \(error)")
-            throw Exit.invalid
-        } catch {
-            printError("error: could not write the snapshot: \(error)")
-            throw Exit.failed
         }
+    }
+}
+
+/// Runs the build pipeline for a command, handing the run report to `report` (with whether
+/// anything was served), and turns its failures into messages and exit statuses: 2 for a bad
+/// configuration or window, 1 when nothing was served or the snapshot could not be written.
+@discardableResult
+func buildGuide(_ configuration: GuideConfiguration, _ request: BuildRequest, progress: @escaping @Sendable (ChainProgress) -> Void = { _ in },
+                report: (RunSummary, _ served: Bool) -> Void) async throws -> RunSummary {
+    do {
+        let summary = try await GuideBuilder.build(configuration: configuration, request: request, progress: progress)
+        report(summary, true)
+        return summary
+    } catch let error as ConfigError {
+        printError("error: \(error)")
+        throw Exit.invalid
+    } catch BuildError.nothingServed(let summary) {
+        report(summary, false)
+        printError("error: \(BuildError.nothingServed(summary))")
+        throw Exit.failed
+    } catch let error as BuildError {
+        printError("error: \(error)")
+        throw Exit.invalid
+    } catch {
+        printError("error: could not write the snapshot: \(error)")
+        throw Exit.failed
     }
 }
 

@@ -212,21 +212,10 @@ struct GrabCommand: AsyncParsableCommand {
 
     private func build(_ configuration: GuideConfiguration, window: TimeWindow) async throws -> Snapshot {
         let request = BuildRequest(now: try resolvedNow(now), from: window.from, to: window.to)
-        do {
-            let summary = try await GuideBuilder.build(configuration: configuration, request: request)
+        // Standard output is the XMLTV: the report goes to standard error, and nowhere with --quiet.
+        return try await buildGuide(configuration, request) { summary, _ in
             if !quiet { printError(summary.text()) }
-            return summary.snapshot
-        } catch let error as ConfigError {
-            printError("error: \(error)")
-            throw Exit.invalid
-        } catch BuildError.nothingServed(let summary) {
-            if !quiet { printError(summary.text()) }
-            printError("error: \(BuildError.nothingServed(summary))")
-            throw Exit.failed
-        } catch {
-            printError("error: \(error)")
-            throw Exit.failed
-        }
+        }.snapshot
     }
 
     private func emit(_ xml: Data) throws {

@@ -628,18 +628,7 @@ private final class ReaderRun {
     /// The text directly inside the current element (not inside its child elements, as in a
     /// credit's `<url>`), trimmed. Leaves the reader on the element's end tag.
     private func readText() -> String {
-        guard xmlTextReaderIsEmptyElement(reader) != 1 else { return "" }
-        let depth = xmlTextReaderDepth(reader)
-        textBytes.removeAll(keepingCapacity: true)
-        while next() {
-            let type = nodeType
-            if type == Self.endElement, xmlTextReaderDepth(reader) == depth { break }
-            if type == Self.text || type == Self.cdata || type == Self.significantWhitespace,
-               xmlTextReaderDepth(reader) == depth + 1, let value = xmlTextReaderConstValue(reader) {
-                textBytes.append(contentsOf: buffer(value))
-            }
-        }
-        return textBytes.withUnsafeBufferPointer { trimmedString($0) }
+        readText(children: { _ in })
     }
 
     /// `readText`, handing each child element to `child` (which may read it) instead of skipping
@@ -877,15 +866,15 @@ private func trimmedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     while start < end, isXMLSpace(bytes[start]) { start += 1 }
     while end > start, isXMLSpace(bytes[end - 1]) { end -= 1 }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-    // DEL and the C1 controls (U+0080–U+009F, 0xC2 0x80–0x9F in UTF-8) are legal XML but never
-    // text: a file misencoded from windows-1252, or a terminal escape. tv_validate_file refuses them.
+    // DEL and the C1 controls (0xC2 0x80–0x9F in UTF-8) are the characters of XML that XMLTV
+    // does not carry (`XMLTVText`); the bytes are scanned first, since almost no text has them.
     var controls = false
     for index in start..<end where bytes[index] == 0x7F || bytes[index] == 0xC2 && index + 1 < end && bytes[index + 1] & 0xE0 == 0x80 {
         controls = true
         break
     }
     guard controls else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.filter { !(0x7F...0x9F).contains($0.value) }))
+    return String(String.UnicodeScalarView(text.unicodeScalars.filter(XMLTVText.carries)))
         .trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

@@ -404,9 +404,8 @@ private final class TextWriter {
         if result < 0 { failed = true }
     }
 
-    /// Passes `value` as a C string with the characters XML 1.0 forbids (control characters
-    /// other than tab and line breaks, U+FFFE, U+FFFF) removed: one stray byte in a source must
-    /// not make the whole export unreadable.
+    /// Passes `value` as a C string with the characters XMLTV cannot carry (`XMLTVText`)
+    /// removed: one stray byte in a source must not make the whole export unreadable.
     private static func withXMLChars(_ value: String, _ body: (UnsafePointer<xmlChar>) -> Void) {
         // 0xEF leads U+FFFE and U+FFFF, 0xC2 the C1 controls (and other characters, which the
         // slow path keeps).
@@ -414,19 +413,10 @@ private final class TextWriter {
             bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F || $0 == 0xC2 || $0 == 0xEF }
         } ?? true
         let clean = needsCleaning
-            ? String(String.UnicodeScalarView(value.unicodeScalars.filter(isXMLChar)))
+            ? String(String.UnicodeScalarView(value.unicodeScalars.filter(XMLTVText.carries)))
             : value
         clean.withCString { pointer in
             body(UnsafeRawPointer(pointer).assumingMemoryBound(to: xmlChar.self))
-        }
-    }
-
-    private static func isXMLChar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: true
-        // DEL and C1 controls are XML characters, but tv_validate_file refuses them ("misencoded windows-1252?").
-        case 0x00..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: false
-        default: true
         }
     }
 }
@@ -436,9 +426,6 @@ extension Programme {
     var hasXMLTVTitle: Bool {
         // Almost every title has a printable ASCII character: no need to look further.
         for byte in title.utf8 where byte > 0x20 && byte < 0x7F { return true }
-        return title.unicodeScalars.contains { scalar in
-            !(scalar.properties.isWhitespace || (0x00...0x1F).contains(scalar.value) || (0x7F...0x9F).contains(scalar.value)
-                || scalar.value == 0xFFFE || scalar.value == 0xFFFF)
-        }
+        return title.unicodeScalars.contains { XMLTVText.carries($0) && !$0.properties.isWhitespace }
     }
 }
