@@ -155,7 +155,9 @@ public struct GuideChain: Sendable {
             }
             if let owner {
                 owners[channel.id] = members[owner].provider.id
-                programmes[channel.id] = Normaliser.normalise(kept, report: &normalisation)
+                let merged = Normaliser.normalise(kept, report: &normalisation)
+                normalisation.overlapping += Normaliser.overlapping(in: merged)
+                programmes[channel.id] = merged
             }
         }
 
@@ -187,27 +189,53 @@ public struct GuideChain: Sendable {
         return GuideChainResult(channels: channels, programmes: programmes, owners: owners, channelListIsConfigured: !configuredChannels.isEmpty, providers: reports, normalisation: normalisation, warnings: warnings)
     }
 
-    /// Adds the airings of a lower-priority layer that fall entirely in the gaps of `kept`.
+    /// Adds the airings of a lower-priority layer that fall entirely in the gaps of `kept`. Both
+    /// are sorted by start.
     static func fillGaps(_ kept: [Programme], with layer: [Programme], report: inout NormalisationReport) -> [Programme] {
-        var merged = kept
-        var added = false
+        // The time `kept` covers, as sorted disjoint spans: overlaps are kept, so the airing just
+        // before a candidate is not the only one that can reach into it. A stopless airing covers
+        // its start.
+        var covered: [(start: Date, end: Date)] = []
+        for programme in kept {
+            let end = programme.stop ?? programme.start.addingTimeInterval(1)
+            if let last = covered.last, programme.start <= last.end {
+                covered[covered.count - 1].end = max(last.end, end)
+            } else {
+                covered.append((programme.start, end))
+            }
+        }
+        var added: [Programme] = []
         for candidate in layer {
             let candidateStop = candidate.stop ?? candidate.start.addingTimeInterval(1)
-            // `merged` is sorted by start: find the first airing that starts at or after the candidate's stop.
-            var low = 0, high = merged.count
+            // The first span that starts at or after the candidate's stop; the one before it is
+            // the only one that can clash.
+            var low = 0, high = covered.count
             while low < high {
                 let mid = (low + high) / 2
-                if merged[mid].start < candidateStop { low = mid + 1 } else { high = mid }
+                if covered[mid].start < candidateStop { low = mid + 1 } else { high = mid }
             }
-            let clashes = (low > 0 && (merged[low - 1].stop ?? merged[low - 1].start.addingTimeInterval(1)) > candidate.start)
-            if clashes {
+            if low > 0 && covered[low - 1].end > candidate.start {
                 report.overlapsDropped += 1
                 continue
             }
-            merged.insert(candidate, at: low)
-            added = true
+            covered.insert((candidate.start, candidateStop), at: low)
+            added.append(candidate)
         }
-        return added ? merged : kept
+        guard !added.isEmpty else { return kept }
+        // Both by start: merged in one pass, `kept` first on equal starts.
+        var merged: [Programme] = []
+        merged.reserveCapacity(kept.count + added.count)
+        var (k, a) = (0, 0)
+        while k < kept.count || a < added.count {
+            if a == added.count || (k < kept.count && kept[k].start <= added[a].start) {
+                merged.append(kept[k])
+                k += 1
+            } else {
+                merged.append(added[a])
+                a += 1
+            }
+        }
+        return merged
     }
 
     /// Failures of one provider, one line per kind and message, with the channels they hit.

@@ -3,12 +3,12 @@ import Foundation
 /// Puts one channel's programmes in order the way `tv_sort` does, and counts every change so the
 /// run report shows what a source got wrong instead of hiding it.
 public enum Normaliser {
-    /// Sorts by start, fills missing stops as tv_sort does (before anything is dropped), drops
-    /// airings whose stop is before their start and exact duplicates, and resolves overlaps: an
-    /// airing that starts inside the previous one cuts that one short, or is dropped if the
-    /// previous one contains it entirely or starts at the same time (one airing per start: the
-    /// grid shows one; tv_sort keeps both and warns, docs/configuration.md "xmltv"). A zero-length
-    /// airing is kept, as XMLTV allows.
+    /// Sorts by start, fills missing stops as tv_sort does (before anything is dropped), and drops
+    /// airings whose stop is before their start and exact duplicates. Everything else XMLTV allows
+    /// is kept as tv_sort keeps it: airings sharing a start (clumps, numbered by
+    /// `sameStartIndex`), zero-length ones, and overlaps (`overlapping(in:)` counts them). Where
+    /// one airing at a time must be shown (the web grid, what is on now), `OneAtATime` resolves
+    /// them.
     public static func normalise(_ programmes: [Programme], report: inout NormalisationReport) -> [Programme] {
         // Most sources are already in order: checking is a scan, while rebuilding copies every
         // programme, which is the bulk of a large build's time.
@@ -24,49 +24,22 @@ public enum Normaliser {
             }
         }
         fillStops(&sorted, report: &report)
-        sorted.removeAll { programme in
-            guard let stop = programme.stop, stop < programme.start else { return false }
-            report.invalidDropped += 1
-            return true
-        }
         var result: [Programme] = []
         result.reserveCapacity(sorted.count)
-        // The last airing kept that covers time: a zero-length one (a marker) overlaps nothing,
-        // so what follows it is checked against the airing before it.
-        var lastTimed: Int?
-        for programme in sorted {
-            if programme.stop == programme.start {
-                if let last = result.last, last.start == programme.start, last.stop == programme.stop, last.title == programme.title {
-                    report.duplicatesDropped += 1
-                } else {
-                    result.append(programme)
-                }
+        var sameStart = 0
+        for var programme in sorted {
+            if let stop = programme.stop, stop < programme.start {
+                report.invalidDropped += 1
                 continue
             }
-            guard let index = lastTimed else {
-                lastTimed = result.count
-                result.append(programme)
+            // Equal start and stop sort together, so a duplicate is among the last few kept.
+            if result.reversed().prefix(while: { $0.start == programme.start && $0.stop == programme.stop })
+                .contains(where: { $0.title == programme.title }) {
+                report.duplicatesDropped += 1
                 continue
             }
-            var previous = result[index]
-            if previous.start == programme.start {
-                if previous.title == programme.title && previous.stop == programme.stop {
-                    report.duplicatesDropped += 1
-                } else {
-                    report.overlapsDropped += 1
-                }
-                continue
-            }
-            if let stop = previous.stop, stop > programme.start {
-                if let ownStop = programme.stop, ownStop <= stop {
-                    report.overlapsDropped += 1
-                    continue
-                }
-                previous.stop = programme.start
-                report.overlapsTrimmed += 1
-                result[index] = previous
-            }
-            lastTimed = result.count
+            sameStart = result.last?.start == programme.start ? sameStart + 1 : 0
+            programme.sameStartIndex = sameStart == 0 ? nil : sameStart
             result.append(programme)
         }
         return result
@@ -95,18 +68,39 @@ public enum Normaliser {
         }
     }
 
-    /// True when nothing is left to fix: every airing has a stop at or after its start, starts
-    /// after the previous one and ends at or before the next one starts.
+    /// True when nothing is left to fix: every airing has a stop at or after its start, they are
+    /// in tv_sort's order and numbered among those sharing their start, and no two share a start
+    /// and a stop (they might be duplicates).
     static func isInOrder(_ programmes: [Programme]) -> Bool {
-        var previousStart = Date.distantPast
-        var previousStop = Date.distantPast
+        var previous: Programme?
+        var sameStart = 0
         for programme in programmes {
-            guard programme.start >= previousStop, programme.start > previousStart || previousStart == .distantPast,
-                  let stop = programme.stop, stop >= programme.start else { return false }
-            previousStart = programme.start
-            previousStop = stop
+            guard let stop = programme.stop, stop >= programme.start else { return false }
+            sameStart = previous?.start == programme.start ? sameStart + 1 : 0
+            guard programme.sameStartIndex == (sameStart == 0 ? nil : sameStart) else { return false }
+            if let previous {
+                guard previous.start <= programme.start else { return false }
+                if sameStart > 0 {
+                    guard let previousStop = previous.stop, previousStop < stop else { return false }
+                }
+            }
+            previous = programme
         }
         return true
+    }
+
+    /// Airings of one normalised channel that start before an earlier one ends, or with it: what
+    /// the run report counts as `overlapping`.
+    public static func overlapping(in programmes: [Programme]) -> Int {
+        var count = 0
+        var latestEnd = Date.distantPast
+        var previousStart: Date?
+        for programme in programmes {
+            if programme.start < latestEnd || programme.start == previousStart { count += 1 }
+            latestEnd = max(latestEnd, programme.stop ?? programme.start)
+            previousStart = programme.start
+        }
+        return count
     }
 
     /// Keeps the airings that overlap `window`.

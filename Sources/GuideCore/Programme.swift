@@ -5,7 +5,8 @@ public enum ProgrammeKind: String, Codable, Sendable, CaseIterable {
     case movie, series, programme, documentary, news, sports, kids, other
 }
 
-/// One airing on one channel. Identity is (channel, start).
+/// One airing on one channel. Identity is (channel, start), and the place among the airings
+/// sharing that start (clumps).
 public struct Programme: Codable, Sendable, Hashable {
     public var channel: String
     public var start: Date
@@ -49,6 +50,9 @@ public struct Programme: Codable, Sendable, Hashable {
     public var source: String
     /// The id of the film or series in `Snapshot.works` that metadata enrichment matched.
     public var work: String?
+    /// Its place, from 1, among this channel's airings that share its start (an XMLTV clump, or
+    /// two programmes a source gives the same slot), in tv_sort's order; nil for the first.
+    public var sameStartIndex: Int?
     private var xmltvBox: Boxed<XMLTVExtras>?
 
     /// What an XMLTV source said that only an XMLTV export uses; nil when it said none of it.
@@ -65,15 +69,19 @@ public struct Programme: Codable, Sendable, Hashable {
         self.source = source
     }
 
-    /// A stable id made of the programme's identity: `La1.es@20261025T203000Z`.
-    public var id: String { "\(channel)@\(CompactTime.format(start))" }
+    /// A stable id made of the programme's identity: `La1.es@20261025T203000Z`, and
+    /// `La1.es@20261025T203000Z.1` for the next airing with the same start.
+    public var id: String {
+        let base = "\(channel)@\(CompactTime.format(start))"
+        return sameStartIndex.map { "\(base).\($0)" } ?? base
+    }
 
     enum CodingKeys: String, CodingKey {
         case channel, start, stop, title, subtitle, synopsis, textLanguage, otherTexts, kind
         case categories, keywords, date, year, episode, credits, language, originalLanguage
         case countries, length, images, urls, video, audio, previouslyShown, premiere, lastChance
         case isNew = "new"
-        case subtitles, ratings, starRatings, providerIDs, source, work
+        case subtitles, ratings, starRatings, providerIDs, source, work, sameStartIndex
         case xmltvBox = "xmltv"
     }
 }

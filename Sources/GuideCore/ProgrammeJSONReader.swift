@@ -60,6 +60,7 @@ struct ProgrammeJSONReader {
             case "previouslyShown": programme.previouslyShown = try reader.optional { reader throws(GaveUp) in try reader.previouslyShown() }
             case "providerIDs": programme.providerIDs = try reader.optional { reader throws(GaveUp) in try reader.stringDictionary() }
             case "ratings": programme.ratings = try reader.optionalArray { reader throws(GaveUp) in try reader.rating() }
+            case "sameStartIndex": programme.sameStartIndex = try reader.optional { reader throws(GaveUp) in try reader.int() }
             case "source": source = try reader.string()
             case "starRatings": programme.starRatings = try reader.optionalArray { reader throws(GaveUp) in try reader.rating() }
             case "start": start = try reader.date()

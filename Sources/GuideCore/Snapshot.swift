@@ -161,28 +161,40 @@ public struct ChannelReport: Codable, Sendable, Hashable {
 public struct NormalisationReport: Codable, Sendable, Hashable {
     /// Programmes whose missing stop was set to the next programme's start.
     public var stopsFilled: Int
-    /// Programmes dropped because they overlapped an earlier one on the same channel.
+    /// Airings of a fallback provider left out because they clash with the chosen provider's.
     public var overlapsDropped: Int
-    /// Programmes whose stop was cut back to the next programme's start.
-    public var overlapsTrimmed: Int
+    /// Airings kept that start before an earlier one on the same channel ends, or at the same
+    /// time (clumps): legal XMLTV, kept as tv_sort keeps them; the web grid shows one at a time.
+    public var overlapping: Int
     /// Programmes dropped because their stop was not after their start.
     public var invalidDropped: Int
     /// Programmes dropped because they fall outside the window.
     public var outsideWindow: Int
     /// Programmes dropped because their channel is not in the guide's channel list.
     public var unknownChannel: Int
-    /// Programmes dropped as exact duplicates (same channel, start and title).
+    /// Programmes dropped as exact duplicates (same channel, start, stop and title).
     public var duplicatesDropped: Int
 
-    public init(stopsFilled: Int = 0, overlapsDropped: Int = 0, overlapsTrimmed: Int = 0, invalidDropped: Int = 0,
+    public init(stopsFilled: Int = 0, overlapsDropped: Int = 0, overlapping: Int = 0, invalidDropped: Int = 0,
                 outsideWindow: Int = 0, unknownChannel: Int = 0, duplicatesDropped: Int = 0) {
         self.stopsFilled = stopsFilled
         self.overlapsDropped = overlapsDropped
-        self.overlapsTrimmed = overlapsTrimmed
+        self.overlapping = overlapping
         self.invalidDropped = invalidDropped
         self.outsideWindow = outsideWindow
         self.unknownChannel = unknownChannel
         self.duplicatesDropped = duplicatesDropped
+    }
+
+    /// A count a snapshot of an earlier version does not have is 0: `latest` stays readable after
+    /// an upgrade.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func count(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+        self.init(stopsFilled: try count(.stopsFilled), overlapsDropped: try count(.overlapsDropped),
+                  overlapping: try count(.overlapping), invalidDropped: try count(.invalidDropped),
+                  outsideWindow: try count(.outsideWindow), unknownChannel: try count(.unknownChannel),
+                  duplicatesDropped: try count(.duplicatesDropped))
     }
 }
 

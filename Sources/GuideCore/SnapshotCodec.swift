@@ -108,8 +108,9 @@ public enum SnapshotCodec {
         return sorted
     }
 
-    /// By (channel, start); title, source and stop only break ties between duplicates that
-    /// normalisation should have removed, so that even those never depend on input order.
+    /// By (channel, start, place among the airings sharing the start); title, source and stop only
+    /// break ties between duplicates that normalisation should have removed, so that even those
+    /// never depend on input order.
     static func sortedProgrammes(_ programmes: [Programme]) -> [Programme] {
         let inOrder = programmes.indices.dropFirst().allSatisfy { !programmePrecedes(programmes[$0], programmes[$0 - 1]) }
         return inOrder ? programmes : programmes.sorted(by: programmePrecedes)
@@ -118,6 +119,7 @@ public enum SnapshotCodec {
     static func programmePrecedes(_ a: Programme, _ b: Programme) -> Bool {
         if a.channel != b.channel { return precedes(a.channel, b.channel) }
         if a.start != b.start { return a.start < b.start }
+        if a.sameStartIndex != b.sameStartIndex { return (a.sameStartIndex ?? 0) < (b.sameStartIndex ?? 0) }
         if a.title != b.title { return precedes(a.title, b.title) }
         if a.source != b.source { return precedes(a.source, b.source) }
         return (a.stop ?? .distantPast) < (b.stop ?? .distantPast)
@@ -719,6 +721,7 @@ extension Programme: JSONWritable {
             json.member("previouslyShown", previouslyShown)
             json.member("providerIDs", providerIDs)
             json.member("ratings", ratings)
+            json.member("sameStartIndex", sameStartIndex)
             json.member("source", source)
             json.member("starRatings", starRatings)
             json.member("start", start)
@@ -983,8 +986,8 @@ extension NormalisationReport: JSONWritable {
             json.member("duplicatesDropped", duplicatesDropped)
             json.member("invalidDropped", invalidDropped)
             json.member("outsideWindow", outsideWindow)
+            json.member("overlapping", overlapping)
             json.member("overlapsDropped", overlapsDropped)
-            json.member("overlapsTrimmed", overlapsTrimmed)
             json.member("stopsFilled", stopsFilled)
             json.member("unknownChannel", unknownChannel)
         }

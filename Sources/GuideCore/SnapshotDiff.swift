@@ -106,24 +106,26 @@ public enum SnapshotDiff {
     }
 
     static func compareProgrammes(channel: String, old: [Programme], new: [Programme]) -> GuideDiff.ChannelProgrammeDiff {
-        let oldByStart = firstByKey(old, \.start)
-        let newByStart = firstByKey(new, \.start)
+        // By id: the start, and the place among airings sharing it.
+        let oldByID = firstByKey(old, \.id)
+        let newByID = firstByKey(new, \.id)
         var diff = GuideDiff.ChannelProgrammeDiff(channel: channel, added: [], removed: [], changed: [])
-        for (start, programme) in newByStart {
-            guard let previous = oldByStart[start] else {
+        for (id, programme) in newByID {
+            guard let previous = oldByID[id] else {
                 diff.added.append(.init(programme))
                 continue
             }
             if previous != programme {
-                diff.changed.append(.init(start: start, title: programme.title, fields: changedMembers(previous, programme)))
+                diff.changed.append(.init(start: programme.start, title: programme.title, fields: changedMembers(previous, programme)))
             }
         }
-        for (start, programme) in oldByStart where newByStart[start] == nil {
+        for (id, programme) in oldByID where newByID[id] == nil {
             diff.removed.append(.init(programme))
         }
-        diff.added.sort { $0.start < $1.start }
-        diff.removed.sort { $0.start < $1.start }
-        diff.changed.sort { $0.start < $1.start }
+        // Airings sharing a start (clumps) come out in a fixed order too.
+        diff.added.sort { ($0.start, $0.title) < ($1.start, $1.title) }
+        diff.removed.sort { ($0.start, $0.title) < ($1.start, $1.title) }
+        diff.changed.sort { ($0.start, $0.title) < ($1.start, $1.title) }
         return diff
     }
 

@@ -10,6 +10,10 @@ struct GuideIndex: Sendable {
     let channelPosition: [String: Int]
     /// Channel id → indices into `snapshot.programmes`, by start.
     let schedules: [String: [Int]]
+    /// Channel id → for each position of `schedules`, the latest end up to it: airings may
+    /// overlap (as in XMLTV), so the one just before a moment is not the only one that can reach
+    /// past it, while these rise and can be searched.
+    let latestEnds: [String: [Date]]
     let programmePosition: [String: Int]
     /// Work id → indices into `snapshot.programmes` of its airings on every channel, by start.
     let airingsByWork: [String: [Int]]
@@ -58,7 +62,17 @@ struct GuideIndex: Sendable {
             checksum.add(programme.title)
         }
         let byStart: (Int, Int) -> Bool = { programmes[$0].start < programmes[$1].start }
-        for (channel, positions) in schedules { schedules[channel] = positions.sorted(by: byStart) }
+        var latestEnds: [String: [Date]] = [:]
+        for (channel, positions) in schedules {
+            let sorted = positions.sorted(by: byStart)
+            schedules[channel] = sorted
+            var latest = Date.distantPast
+            latestEnds[channel] = sorted.map { position in
+                latest = max(latest, programmes[position].end)
+                return latest
+            }
+        }
+        self.latestEnds = latestEnds
         for (work, positions) in airingsByWork { airingsByWork[work] = positions.sorted(by: byStart) }
         // Programmes are sorted by channel, then start, so each title's positions come out by
         // channel; sorting by start once here keeps the lookups a slice.
@@ -118,26 +132,22 @@ struct GuideIndex: Sendable {
         (work(of: programme)?.metadata.genres ?? []) + (programme.categories ?? []).map(\.value)
     }
 
-    /// The channel's programmes that overlap `start..<end`, by start.
+    /// The channel's programmes that overlap `start..<end` (or, having no length, start in it),
+    /// by start.
     func schedule(of channel: String, from start: Date, to end: Date) -> [Programme] {
-        guard let positions = schedules[channel], start < end else { return [] }
+        guard let positions = schedules[channel], let latestEnds = latestEnds[channel], start < end else { return [] }
         let programmes = snapshot.programmes
-        // The first programme that ends after `start`: stops rise with starts once the guide is
-        // normalised (no overlaps), so a binary search on starts, stepping back one, finds it.
+        // Nothing before the first position whose latest end is past `start` reaches it.
         var low = 0, high = positions.count
         while low < high {
             let middle = (low + high) / 2
-            if programmes[positions[middle]].start <= start { low = middle + 1 } else { high = middle }
+            if latestEnds[middle] <= start { low = middle + 1 } else { high = middle }
         }
-        var first = max(0, low - 1)
-        if first < positions.count, programmes[positions[first]].end <= start { first += 1 }
         var result: [Programme] = []
-        var index = first
-        while index < positions.count {
-            let programme = programmes[positions[index]]
+        for position in positions[low...] {
+            let programme = programmes[position]
             if programme.start >= end { break }
-            result.append(programme)
-            index += 1
+            if programme.end > start || programme.start > start { result.append(programme) }
         }
         return result
     }
@@ -180,11 +190,12 @@ struct GuideIndex: Sendable {
     /// The days audience rankings are held for, in order.
     var audienceDays: [Day] { snapshot.audiences.map(\.day) }
 
-    /// The programme on `channel` at `moment` and the one after it.
+    /// The programme on `channel` at `moment` and the one after it, one airing at a time.
     func onAir(_ channel: String, at moment: Date) -> (current: Programme?, next: Programme?) {
-        let around = schedule(of: channel, from: moment, to: moment.addingTimeInterval(86_400))
-        guard let first = around.first else { return (nil, nil) }
-        if first.start <= moment { return (first, around.dropFirst().first) }
+        let around = OneAtATime.resolve(schedule(of: channel, from: moment, to: moment.addingTimeInterval(86_400)))
+            .filter { $0.end > moment || $0.programme.start > moment }
+        guard let first = around.first?.programme else { return (nil, nil) }
+        if first.start <= moment { return (first, around.dropFirst().first?.programme) }
         return (nil, first)
     }
 }

@@ -56,7 +56,8 @@ public struct RunSummary: Sendable {
         lines.append("Channels: \(report.channels.count) (\(report.channels.count - stale.count - empty.count) live, \(stale.count) stale, \(empty.count) empty); programmes: \(snapshot.programmes.count)")
         let n = report.normalisation
         let fixes = [
-            ("stops filled", n.stopsFilled), ("overlaps trimmed", n.overlapsTrimmed), ("overlaps dropped", n.overlapsDropped),
+            ("stops filled", n.stopsFilled), ("overlapping kept (the web grid shows one at a time)", n.overlapping),
+            ("fallback airings clashing", n.overlapsDropped),
             ("invalid dropped", n.invalidDropped), ("duplicates dropped", n.duplicatesDropped),
             ("outside window", n.outsideWindow), ("unknown channel", n.unknownChannel),
         ].filter { $0.1 > 0 }

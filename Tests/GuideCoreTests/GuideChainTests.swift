@@ -126,6 +126,18 @@ let wholeDay = TimeWindow(from: at(-24), to: at(48))
         #expect(counter.values.count == 5)
         #expect(counter.values.filter { $0 }.count == 1)
     }
+
+    @Test func overlapsAndClumpsAreKeptAndCountedOnceInTheReport() async {
+        let xmltv = StubProvider(
+            id: "xmltv", offered: [Channel(id: "c", name: "C")],
+            schedules: ["c": [airing("c", 0, 1, "Cartoon A"), airing("c", 0, 1.5, "Cartoon B"), airing("c", 1.25, 2, "News")]])
+        let chain = GuideChain(members: [GuideChainMember(provider: xmltv, type: "stub")])
+        let result = await chain.run(window: wholeDay)
+        #expect(result.programmes["c"]?.map(\.title) == ["Cartoon A", "Cartoon B", "News"])
+        #expect(result.programmes["c"]?.map(\.sameStartIndex) == [nil, 1, nil])
+        // Normalised per provider and again once merged, each overlapping airing counts once.
+        #expect(result.normalisation.overlapping == 2)
+    }
 }
 
 final class Counter: @unchecked Sendable {
@@ -151,15 +163,47 @@ final class Counter: @unchecked Sendable {
         #expect(report.duplicatesDropped == 1)
     }
 
-    @Test func resolvesOverlapsByTrimmingOrDropping() {
+    @Test func keepsOverlapsAndAiringsSharingAStartAsTvSortDoes() {
         var report = NormalisationReport()
         let result = Normaliser.normalise([
             airing("c", 0, 2, "long"), airing("c", 1, 3, "starts inside"),
             airing("c", 1.5, 2.5, "contained"), airing("c", 1, 1.2, "same start"),
         ], report: &report)
-        #expect(result.map(\.title) == ["long", "starts inside"])
-        #expect(result.first?.stop == at(1))
-        #expect(report.overlapsTrimmed == 1)
+        // tv_sort's order: by start, the shorter first; stops untouched.
+        #expect(result.map(\.title) == ["long", "same start", "starts inside", "contained"])
+        #expect(result.map(\.stop) == [at(2), at(1.2), at(3), at(2.5)])
+        #expect(result.map(\.sameStartIndex) == [nil, nil, 1, nil])
+        #expect(Set(result.map(\.id)).count == 4)
+        #expect(result[2].id == result[1].id + ".1")
+        #expect(Normaliser.overlapping(in: result) == 3)
+        #expect(report.overlapsDropped == 0)
+
+        // Normalised again (each provider's layer, then the merged channel), nothing changes.
+        var again = NormalisationReport()
+        #expect(Normaliser.normalise(result, report: &again) == result)
+        #expect(again == NormalisationReport())
+
+        // One at a time, as the web grid shows them: the long one cut where "starts inside"
+        // begins; the one sharing its start and the one inside hidden.
+        let shown = OneAtATime.resolve(result)
+        #expect(shown.map(\.programme.title) == ["long", "starts inside"])
+        #expect(shown.map(\.end) == [at(1), at(3)])
+    }
+
+    @Test func aClumpInOrderButUnnumberedIsNumbered() {
+        var report = NormalisationReport()
+        let result = Normaliser.normalise([airing("c", 0, 1, "A"), airing("c", 0, 2, "B"), airing("c", 0, 3, "C")], report: &report)
+        #expect(result.map(\.sameStartIndex) == [nil, 1, 2])
+        #expect(Normaliser.overlapping(in: result) == 2)
+    }
+
+    @Test func aFallbackFillsOnlyTimeNoOverlappingAiringCovers() {
+        var report = NormalisationReport()
+        // "film" reaches past "short", which starts inside it: 1.5–2 is still covered.
+        let kept = [airing("c", 0, 2, "film"), airing("c", 1, 1.2, "short"), airing("c", 3, 4, "late")]
+        let layer = [airing("c", 1.5, 2, "clash"), airing("c", 2, 3, "gap"), airing("c", 2.5, 2.75, "clash with gap")]
+        let merged = GuideChain.fillGaps(kept, with: layer, report: &report)
+        #expect(merged.map(\.title) == ["film", "short", "gap", "late"])
         #expect(report.overlapsDropped == 2)
     }
 
@@ -182,13 +226,14 @@ final class Counter: @unchecked Sendable {
             airing("c", 3, nil, "P"), airing("c", 3, 3.25, "Q"),
             airing("c", 4, nil, "twin"), airing("c", 4, 4.5, "twin"),
         ], report: &report)
-        // M's stop is the zero-length airing's start; P shares Q's stop; the stopless twin takes
-        // its twin's stop and is then a duplicate.
-        #expect(result.map(\.title) == ["M", "zero-length", "N", "P", "twin"])
-        #expect(result.map(\.stop) == [at(0.5), at(0.5), at(2), at(3.25), at(4.5)])
+        // M's stop is the zero-length airing's start; P shares Q's stop, and both are kept; the
+        // stopless twin takes its twin's stop and is then a duplicate.
+        #expect(result.map(\.title) == ["M", "zero-length", "N", "P", "Q", "twin"])
+        #expect(result.map(\.stop) == [at(0.5), at(0.5), at(2), at(3.25), at(3.25), at(4.5)])
+        #expect(result.map(\.sameStartIndex) == [nil, nil, nil, nil, 1, nil])
         #expect(report.stopsFilled == 3)
         #expect(report.duplicatesDropped == 1)
-        #expect(report.overlapsDropped == 1)
+        #expect(Normaliser.overlapping(in: result) == 1)
         #expect(report.invalidDropped == 0)
     }
 

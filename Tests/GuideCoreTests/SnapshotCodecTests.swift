@@ -48,6 +48,9 @@ enum SnapshotSamples {
         programme.starRatings = [Rating(system: "imdb", value: "7.5/10", icon: "https://img.example/star.png")]
         programme.providerIDs = ["tmdb": "1234", "imdb": "tt0441909", "miguiatv": "98765"]
         programme.work = fullWork().id
+        // The second of a clump of two (the writer has the member; which airing comes first does
+        // not matter to it).
+        programme.sameStartIndex = 1
         var extras = XMLTVExtras()
         extras.pdcStart = "20261025033000 +0200"
         extras.vpsStart = "20261025033100 +0200"
@@ -125,7 +128,7 @@ enum SnapshotSamples {
                 ChannelReport(id: "La1.es", provider: "xmltv-sample", programmes: 2),
                 ChannelReport(id: "TV3.es", provider: nil, programmes: 1, stale: true, staleSince: time("2026-10-18T06:00:00Z")),
             ],
-            normalisation: NormalisationReport(stopsFilled: 1, overlapsDropped: 2, overlapsTrimmed: 3, invalidDropped: 4, outsideWindow: 5, unknownChannel: 6, duplicatesDropped: 7),
+            normalisation: NormalisationReport(stopsFilled: 1, overlapsDropped: 2, overlapping: 3, invalidDropped: 4, outsideWindow: 5, unknownChannel: 6, duplicatesDropped: 7),
             warnings: ["week shifted by 1"],
             metadata: MetadataReport(
                 providers: [
@@ -229,8 +232,8 @@ enum SnapshotSamples {
           "duplicatesDropped": 0,
           "invalidDropped": 0,
           "outsideWindow": 0,
+          "overlapping": 0,
           "overlapsDropped": 0,
-          "overlapsTrimmed": 0,
           "stopsFilled": 0,
           "unknownChannel": 0
         },
@@ -270,8 +273,8 @@ enum SnapshotSamples {
           "duplicatesDropped": 0,
           "invalidDropped": 0,
           "outsideWindow": 0,
+          "overlapping": 0,
           "overlapsDropped": 0,
-          "overlapsTrimmed": 0,
           "stopsFilled": 0,
           "unknownChannel": 0
         },
@@ -411,8 +414,8 @@ enum SnapshotSamples {
               "duplicatesDropped": 0,
               "invalidDropped": 0,
               "outsideWindow": 0,
+              "overlapping": 0,
               "overlapsDropped": 0,
-              "overlapsTrimmed": 0,
               "stopsFilled": 0,
               "unknownChannel": 0
             },
@@ -561,6 +564,14 @@ enum SnapshotSamples {
         #expect(rewritten["schemaVersion"] as? Int == 3)
         #expect((rewritten["works"] as? [String: Any])?.isEmpty == true)
         #expect((rewritten["audiences"] as? [Any])?.isEmpty == true)
+    }
+
+    /// `overlapsTrimmed` became `overlapping` when overlaps started being kept: `latest` written
+    /// before the upgrade is still read, the new count 0.
+    @Test func aNormalisationReportOfAnEarlierVersionStillReads() throws {
+        let earlier = #"{"duplicatesDropped":7,"invalidDropped":4,"outsideWindow":5,"overlapsDropped":2,"overlapsTrimmed":3,"stopsFilled":1,"unknownChannel":6}"#
+        let report = try JSONDecoder().decode(NormalisationReport.self, from: Data(earlier.utf8))
+        #expect(report == NormalisationReport(stopsFilled: 1, overlapsDropped: 2, invalidDropped: 4, outsideWindow: 5, unknownChannel: 6, duplicatesDropped: 7))
     }
 
     @Test func aSchemaTwoSnapshotReadsAsOneWithoutAudiences() throws {
