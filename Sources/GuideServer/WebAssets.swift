@@ -93,10 +93,11 @@ enum WebAssets {
         .detail .backdrop img{width:100%;height:100%;object-fit:cover;display:block}
         .detail-body{display:grid;grid-template-columns:13rem 1fr;gap:1.75rem;padding-top:1.25rem}
         .has-backdrop .poster{margin-top:-7rem}
-        .poster{position:relative;aspect-ratio:2/3;display:flex;align-items:center;justify-content:center;padding:1rem;overflow:hidden;
-        border-radius:.6rem;background:linear-gradient(160deg,#455a64,#90a4ae);box-shadow:0 6px 20px #0003;color:#fff;
+        .poster{--placeholder:linear-gradient(160deg,#455a64,#90a4ae);position:relative;aspect-ratio:2/3;display:flex;align-items:center;justify-content:center;padding:1rem;overflow:hidden;
+        border-radius:.6rem;background:var(--placeholder);box-shadow:0 6px 20px #0003;color:#fff;
         font-weight:700;font-size:1.15rem;text-align:center;overflow-wrap:anywhere}
-        .poster img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover;color:transparent}
+        .poster img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
+        .poster img::after{content:attr(alt);position:absolute;inset:0;display:flex;align-items:center;justify-content:center;padding:1rem;background:var(--placeholder)}
         img.failed{display:none!important}
         .facts .subtitle{margin:.3rem 0 0;color:var(--muted)}
         .facts .when{margin:.5rem 0}

@@ -42,7 +42,7 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch where rule.answersInHTML(request) {
+        } catch let error where rule.answersInHTML(request) {
             return page(for: error, request)
         }
     }

@@ -23,8 +23,9 @@ struct ProgrammePage {
     let startISO: String
     let duration: String
     let status: String?
-    /// Drawn over a placeholder that shows the title, so its `alt` is empty: a poster that does
-    /// not load (offline, without JavaScript to hide it) then draws nothing over the placeholder.
+    /// Drawn over a placeholder that shows the title. A poster that does not load (offline) is
+    /// hidden by guide.js; without JavaScript the stylesheet draws the placeholder again over the
+    /// broken image (`img::after`, which browsers draw only for an image that failed), from `alt`.
     let poster: String?
     let backdrop: String?
     let tagline: String?

@@ -130,7 +130,7 @@ enum WebTemplates {
         <div class="backdrop"><img src="{{.}}" alt="" data-fallback></div>
         {{/backdrop}}
         <div class="detail-body">
-        <div class="poster"><span>{{title}}</span>{{#poster}}<img src="{{.}}" alt="" data-fallback>{{/poster}}</div>
+        <div class="poster"><span>{{title}}</span>{{#poster}}<img src="{{.}}" alt="{{title}}" data-fallback>{{/poster}}</div>
         <div class="facts">
         <h1>{{title}}</h1>
         {{#subtitle}}

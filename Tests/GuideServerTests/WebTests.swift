@@ -159,8 +159,8 @@ import TVGuideKit
             #expect(page.status == 200)
             let html = page.text
             #expect(html.contains("<h1>Gladiator</h1>"))
-            // Over the placeholder naming the film: an empty `alt`, so a poster that does not load draws nothing there.
-            #expect(html.contains("<div class=\"poster\"><span>Gladiator</span><img src=\"\(poster)\" alt=\"\" data-fallback></div>"))
+            // Over the placeholder naming the film; its `alt` is what the stylesheet shows when the poster does not load.
+            #expect(html.contains("<div class=\"poster\"><span>Gladiator</span><img src=\"\(poster)\" alt=\"Gladiator\" data-fallback></div>"))
             if let backdrop = work.backdrop { #expect(html.contains("<img src=\"\(backdrop)\" alt=\"\" data-fallback>")) }
             #expect(html.contains("<a href=\"/channel/Antena3.es?date=2026-10-21\">Antena 3</a>"))
             #expect(html.contains("Wednesday 21 October · 22:50–01:15</time> · 2 h 25 min · Film"))
@@ -308,7 +308,8 @@ import TVGuideKit
                 let answer = try await client.get(path, headers: headers)
                 #expect(answer.status == 404, "\(path)")
                 #expect(answer.headers["content-type"] == "application/json; charset=utf-8", "\(path) \(headers)")
-                #expect((try answer.object()["error"] as? [String: Any])?["status"] as? Int == 404, "\(path)")
+                let error = try answer.object()["error"] as? [String: Any]
+                #expect(error?["status"] as? Int == 404, "\(path)")
             }
         }
     }
@@ -323,7 +324,8 @@ import TVGuideKit
             func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
             func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
             // The directory, a 40-byte BMP header, 32×32 BGRA pixels and a 1-bit mask of 4 bytes a row.
-            try #require(bytes.count == 22 + 40 + 32 * 32 * 4 + 32 * 4)
+            let expected: Int = 22 + 40 + 32 * 32 * 4 + 32 * 4
+            try #require(bytes.count == expected)
             #expect(Array(bytes.prefix(6)) == [0, 0, 1, 0, 1, 0], "an icon file holding one image")
             #expect(bytes[6] == 32 && bytes[7] == 32, "32×32")
             #expect(u16(10) == 1 && u16(12) == 32, "one plane, 32 bits a pixel")
@@ -379,8 +381,10 @@ import TVGuideKit
             let checks = html.components(separatedBy: "<input type=\"checkbox\" data-channel=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
             #expect(checks == mapped, "My channels lists them in the same order")
             for path in ["/channels?limit=1000", "/now?limit=1000", "/grid?limit=1000"] {
-                let items = try #require(try await client.get(path).object()["items"] as? [[String: Any]], "\(path)")
-                let ids = items.compactMap { ($0["id"] ?? ($0["channel"] as? [String: Any])?["id"]) as? String }
+                let answer = try await client.get(path).object()
+                let items = try #require(answer["items"] as? [[String: Any]], "\(path)")
+                // `/channels` lists channels; `/now` and `/grid` list rows, each with its channel.
+                let ids = items.compactMap { (($0["channel"] as? [String: Any])?["id"] ?? $0["id"]) as? String }
                 #expect(ids == mapped, "\(path)")
             }
         }
@@ -393,7 +397,8 @@ import TVGuideKit
         var settings = ServerSettings(port: 0)
         settings.channelOrder = ["C.es", "Nowhere.es", "A.es", "C.es"]
         try await ServerHarness.run(snapshot: snapshot, settings: settings) { client in
-            #expect(Self.rowChannels(try await client.get("/").text) == ["C.es", "A.es", "B.es", "D.es"])
+            let html = try await client.get("/").text
+            #expect(Self.rowChannels(html) == ["C.es", "A.es", "B.es", "D.es"])
         }
     }
 
@@ -406,12 +411,21 @@ import TVGuideKit
             #expect(name["overflow"] == "hidden")
             #expect(name["white-space"] == "nowrap")
             #expect(name["text-overflow"] == "ellipsis")
-            let line = try #require(Self.rule(".now-layer", in: css)?["z-index"].flatMap { Int($0) })
-            let block = try #require(Self.rule(".block", in: css)?["z-index"].flatMap { Int($0) })
-            let tick = try #require(Self.rule(".tick", in: css)?["z-index"].flatMap { Int($0) })
+            func layer(_ selector: String) -> Int? {
+                guard let value = Self.rule(selector, in: css)?["z-index"] else { return nil }
+                return Int(value)
+            }
+            let line = try #require(layer(".now-layer"))
+            let block = try #require(layer(".block"))
+            let tick = try #require(layer(".tick"))
             #expect(line < block && line < tick, "titles and times are drawn over the now line")
-            // A poster that fails to load without JavaScript shows no alt text over the placeholder.
-            #expect(Self.rule(".poster img", in: css)?["color"] == "transparent")
+            // Without JavaScript, a poster that fails to load is covered by the placeholder again,
+            // drawn from its `alt` (the title): browsers draw `::after` only on a broken image.
+            let broken = try #require(Self.rule(".poster img::after", in: css))
+            #expect(broken["content"] == "attr(alt)")
+            #expect(broken["position"] == "absolute" && broken["inset"] == "0")
+            #expect(broken["background"] == "var(--placeholder)")
+            #expect(Self.rule(".poster", in: css)?["background"] == "var(--placeholder)")
         }
     }
 }
