@@ -89,7 +89,7 @@ enum WebAssets {
         ol.day .kind{color:var(--muted);font-size:.8rem}
         ol.day li.past{opacity:.6}
         ol.day li.on-air{background:var(--air);box-shadow:inset 4px 0 var(--accent)}
-        .detail .backdrop{height:15rem;margin:0 -1rem;overflow:hidden;background:linear-gradient(120deg,#263238,#546e7a 60%,#37474f)}
+        .detail .backdrop{--placeholder:linear-gradient(120deg,#263238,#546e7a 60%,#37474f);position:relative;height:15rem;margin:0 -1rem;overflow:hidden;background:var(--placeholder)}
         .detail .backdrop img{width:100%;height:100%;object-fit:cover;display:block}
         .detail-body{display:grid;grid-template-columns:13rem 1fr;gap:1.75rem;padding-top:1.25rem}
         .has-backdrop .poster{margin-top:-7rem}
@@ -97,7 +97,7 @@ enum WebAssets {
         border-radius:.6rem;background:var(--placeholder);box-shadow:0 6px 20px #0003;color:#fff;
         font-weight:700;font-size:1.15rem;text-align:center;overflow-wrap:anywhere}
         .poster img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
-        .poster img::after{content:attr(alt);position:absolute;inset:0;display:flex;align-items:center;justify-content:center;padding:1rem;background:var(--placeholder)}
+        .poster img::after,.backdrop img::after{content:attr(alt);position:absolute;inset:0;display:flex;align-items:center;justify-content:center;padding:1rem;background:var(--placeholder)}
         img.failed{display:none!important}
         .facts .subtitle{margin:.3rem 0 0;color:var(--muted)}
         .facts .when{margin:.5rem 0}

@@ -419,13 +419,15 @@ import TVGuideKit
             let block = try #require(layer(".block"))
             let tick = try #require(layer(".tick"))
             #expect(line < block && line < tick, "titles and times are drawn over the now line")
-            // Without JavaScript, a poster that fails to load is covered by the placeholder again,
-            // drawn from its `alt` (the title): browsers draw `::after` only on a broken image.
-            let broken = try #require(Self.rule(".poster img::after", in: css))
+            // Without JavaScript, a poster or backdrop that fails to load is covered by its placeholder
+            // again, the poster's drawn from its `alt` (the title): browsers draw `::after` only on a
+            // broken image.
+            let broken = try #require(Self.rule(".poster img::after,.backdrop img::after", in: css))
             #expect(broken["content"] == "attr(alt)")
             #expect(broken["position"] == "absolute" && broken["inset"] == "0")
             #expect(broken["background"] == "var(--placeholder)")
             #expect(Self.rule(".poster", in: css)?["background"] == "var(--placeholder)")
+            #expect(Self.rule(".detail .backdrop", in: css)?["background"] == "var(--placeholder)")
         }
     }
 }
