@@ -21,7 +21,7 @@ struct WebErrorRule: Sendable {
     }
 
     /// `channel` for `/channel/La1.es`, `` for `/`.
-    static func firstSegment(_ path: String) -> Substring {
+    private static func firstSegment(_ path: String) -> Substring {
         path.dropFirst().prefix { $0 != "/" }
     }
 
