@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Loads the web guide in a real headless browser (Debian's chromium) from a running
-# `tvguide serve` on the golden snapshot, saves screenshots in docs/screenshots/, and fails
-# unless the page's JavaScript ran.
+# Loads the web guide in a real headless browser (Debian's chromium) from the real binary,
+# `tvguide serve` on the golden snapshot with the default providers.yaml (offline: no refresh)
+# and a fixed clock, saves screenshots in docs/screenshots/, and fails unless the page's
+# JavaScript ran and the grid shows the channels in the channel map's order.
 #
-#   scripts/screenshot.sh            # writes docs/screenshots/{grid,grid-phone,channel,detail}.png
+#   scripts/screenshot.sh    # writes docs/screenshots/{grid,grid-phone,channel,detail,detail-phone,detail-nojs,not-found}.png
 #
 # Installs nothing: needs chromium (apt-get install chromium) and a Swift toolchain.
 set -euo pipefail
@@ -11,7 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out="$root/docs/screenshots"
-now="2026-10-21T19:00:00Z"
+# Twenty minutes into the evening news: the now line crosses programmes, whose titles and
+# times must be drawn over it.
+now="2026-10-21T19:20:00Z"
 # A film with a poster and a second airing (Gladiator on Antena 3).
 film="Antena3.es@20261021T205000Z"
 
@@ -21,7 +24,7 @@ if [[ -z "$browser" ]]; then
     exit 2
 fi
 
-swift build
+swift build --product tvguide
 tvguide="$(swift build --show-bin-path)/tvguide"
 
 work=$(mktemp -d)
@@ -33,7 +36,7 @@ cleanup() {
 trap cleanup EXIT
 
 cp Fixtures/golden/offline-default.json "$work/latest.json"
-"$tvguide" serve --snapshots "$work" --port 0 --no-refresh --now "$now" >"$work/server.out" 2>"$work/server.err" &
+"$tvguide" serve --config providers.yaml --snapshots "$work" --port 0 --no-refresh --now "$now" >"$work/server.out" 2>"$work/server.err" &
 server=$!
 
 # The first stdout line is "Serving the guide on http://127.0.0.1:PORT/".
@@ -62,8 +65,10 @@ chrome() {
         "$@" 2>>"$work/chromium.log"
 }
 
-shoot() { # name width height path
-    chrome --window-size="$2,$3" --screenshot="$out/$1.png" "${base%/}$4" >/dev/null
+shoot() { # name width height path-or-url
+    local url="$4"
+    [[ "$url" == /* ]] && url="${base%/}$url"
+    chrome --window-size="$2,$3" --screenshot="$out/$1.png" "$url" >/dev/null
     if [[ ! -s "$out/$1.png" ]]; then
         echo "screenshot.sh: no screenshot for $1; chromium said:" >&2
         tail -20 "$work/chromium.log" >&2
@@ -73,12 +78,24 @@ shoot() { # name width height path
 }
 
 mkdir -p "$out"
-# Half an hour before the clock, so that the now line stands clear of the channel column.
-shoot grid 1280 900 "/?at=2026-10-21T18:30:00Z"
+# From the half hour before the clock, so that the now line stands clear of the channel
+# column; tall enough for every channel, Paramount Network's name cut with an ellipsis.
+shoot grid 1280 1500 "/?at=2026-10-21T18:30:00Z"
 shoot grid-phone 390 844 "/"
 shoot channel 1280 900 "/channel/La1.es"
 shoot detail 1280 900 "/programme/$film"
 shoot detail-phone 390 844 "/programme/$film"
+# Without JavaScript the poster that cannot load must leave the placeholder's title readable.
+# Chromium takes no screenshot with scripts turned off, so this is the server's own page and
+# stylesheet with the script tag taken out, opened from a file.
+curl -fsS "${base%/}/programme/$film" \
+    | sed -e 's|<script src="[^"]*" defer></script>||' -e "s|<head>|<head><base href=\"$base\">|" >"$work/detail-nojs.html"
+if grep -q '<script' "$work/detail-nojs.html"; then
+    echo "screenshot.sh: the film's page still has a script tag" >&2
+    exit 1
+fi
+shoot detail-nojs 1280 900 "file://$work/detail-nojs.html"
+shoot not-found 1280 600 "/nope"
 
 # The DOM after the scripts ran: guide.js marks <body data-js="ready"> as its last step.
 dom=$(chrome --window-size=1280,900 --dump-dom "$base")
@@ -91,3 +108,14 @@ if ! grep -q 'Telediario 2' <<<"$dom"; then
     exit 1
 fi
 echo "guide.js ran: <body data-js=\"ready\">"
+
+# The rows in the order of providers.yaml's channel map, not the snapshot's id order.
+rows=$(grep -o '<div class="row" data-channel="[^"]*"' <<<"$dom" | sed 's/.*data-channel="//; s/"$//' | paste -sd' ')
+mapped=$(sed -n 's/^  - { id: \([^, ]*\),.*/\1/p' providers.yaml | paste -sd' ')
+if [[ "$rows" != "$mapped" ]]; then
+    echo "screenshot.sh: the grid's rows are not in the channel map's order:" >&2
+    echo "  grid: $rows" >&2
+    echo "  map:  $mapped" >&2
+    exit 1
+fi
+echo "rows in the channel map's order: ${rows%% *} first"

@@ -43,8 +43,8 @@ struct APIError: Error, HTTPResponseError {
     }
 }
 
-/// Turns every error into a JSON answer: the router's own 404 and 405 included, and anything
-/// unexpected into a 500 whose details go to the log only.
+/// Turns every error the web guide's `WebErrorMiddleware` leaves into a JSON answer: the router's
+/// own 404 and 405 included, and anything unexpected into a 500 whose details go to the log only.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 

@@ -13,7 +13,7 @@ extension GuideServer {
                 let page = try query.page()
                 let type = try query.text("type").map(SearchText.fold)
                 let lineup = try query.lineup(serving.settings)
-                var channels = lineup.map { $0.compactMap(index.channel) } ?? index.snapshot.channels
+                var channels = lineup.map { $0.compactMap(index.channel) } ?? index.channels
                 if let type { channels = channels.filter { $0.type.map(SearchText.fold) == type } }
                 return try .json(Page(channels, page), maxAge: APICaching.guide)
             }
@@ -253,7 +253,7 @@ extension QueryReader {
     func channels(_ settings: ServerSettings, _ index: GuideIndex) throws -> [Channel] {
         let lineup = try self.lineup(settings)
         guard let ids = list("channels") else {
-            return lineup.map { $0.compactMap(index.channel) } ?? index.snapshot.channels
+            return lineup.map { $0.compactMap(index.channel) } ?? index.channels
         }
         guard ids.count <= APILimits.channelIDs else { throw APIError.badParameter("channels", "at most \(APILimits.channelIDs) ids") }
         let allowed = lineup.map(Set.init)

@@ -5,6 +5,10 @@ import GuideCore
 /// lookup a route makes is a dictionary hit or a binary search here, never a scan of the guide.
 struct GuideIndex: Sendable {
     let snapshot: Snapshot
+    /// The snapshot's channels in the configured order (`ServerSettings.channelOrder`), the
+    /// channels it does not name after them in the snapshot's (id) order: how pages and lists
+    /// show them. The snapshot keeps id order, for deterministic files.
+    let channels: [Channel]
     /// Changes whenever the served guide does; part of every ETag.
     let version: String
     let channelPosition: [String: Int]
@@ -30,8 +34,14 @@ struct GuideIndex: Sendable {
     /// `Programme.id` → the audience records joined to it, by day.
     let audiencesByProgramme: [String: [AudienceRecord]]
 
-    init(_ snapshot: Snapshot) {
+    init(_ snapshot: Snapshot, channelOrder: [String] = []) {
         self.snapshot = snapshot
+        var rank: [String: Int] = [:]
+        for (position, id) in channelOrder.enumerated() where rank[id] == nil { rank[id] = position }
+        // Stable: the channels the order does not name keep the snapshot's order among themselves.
+        self.channels = snapshot.channels.enumerated().sorted { a, b in
+            (rank[a.element.id] ?? Int.max, a.offset) < (rank[b.element.id] ?? Int.max, b.offset)
+        }.map(\.element)
         let programmes = snapshot.programmes
         var channelPosition: [String: Int] = [:]
         for (position, channel) in snapshot.channels.enumerated() where channelPosition[channel.id] == nil {

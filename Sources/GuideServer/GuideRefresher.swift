@@ -36,7 +36,7 @@ struct GuideRefresher: Service {
         let started = serving.now
         do {
             let outcome = try await refresh()
-            let index = GuideIndex(outcome.snapshot)
+            let index = GuideIndex(outcome.snapshot, channelOrder: serving.settings.channelOrder)
             serving.state.replace(with: index, at: serving.now)
             serving.metrics.recordRefresh(.success(outcome))
             serving.metrics.recordGuide(index)

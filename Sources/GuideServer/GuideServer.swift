@@ -21,7 +21,7 @@ public struct GuideServer: Sendable {
         self.source = source
         self.logger = logger
         let snapshot = try source.loadLatest()
-        let index = snapshot.map(GuideIndex.init) ?? .empty
+        let index = snapshot.map { GuideIndex($0, channelOrder: settings.channelOrder) } ?? .empty
         let state = GuideState(index: index, origin: snapshot == nil ? "none" : "latest.json", loadedAt: snapshot.map { _ in source.clock() })
         let metrics = ServerMetrics()
         metrics.recordGuide(index)
@@ -64,6 +64,7 @@ public struct GuideServer: Sendable {
             table.router.middlewares.add(CrossOriginMiddleware(origins: CrossOrigin(serving.settings.corsOrigins)))
         }
         table.router.middlewares.add(ErrorMiddleware(logger: serving.logger))
+        table.router.middlewares.add(WebErrorMiddleware(rule: WebErrorRule(routes: table), serving: serving))
         table.router.middlewares.add(QueryLimitMiddleware(limits: serving.settings.limits))
         addOperationsRoutes(to: table, serving)
         addAPIRoutes(to: table, serving)
@@ -110,6 +111,8 @@ final class RouteTable: @unchecked Sendable {
     // @unchecked: filled while the server is assembled, before any request; only read after.
     let router: Router<BasicRequestContext>
     private(set) var paths: [String] = []
+    /// The web guide's patterns (`/channel/{id}`): their errors are HTML pages (`WebErrorRule`).
+    private(set) var webPaths: [String] = []
 
     init(router: Router<BasicRequestContext>) {
         self.router = router
@@ -118,5 +121,11 @@ final class RouteTable: @unchecked Sendable {
     func get(_ path: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
         paths.append("GET \(path)")
         router.get(RouterPath(path), use: handler)
+    }
+
+    /// A route of the web guide.
+    func page(_ path: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+        webPaths.append(path)
+        get(path, handler)
     }
 }

@@ -86,7 +86,7 @@ enum OpenAPIDocument {
             - $ref: "#/components/parameters/offset"
           responses:
             "200":
-              description: Channels, sorted by id (or in the line-up's order).
+              description: Channels in providers.yaml's channel-map order, the others after by id (or in the line-up's order).
               headers: { ETag: { $ref: "#/components/headers/ETag" }, Cache-Control: { $ref: "#/components/headers/CacheControl" } }
               content:
                 application/json:
@@ -552,6 +552,19 @@ enum OpenAPIDocument {
                   schema: { type: string }
             "304": { $ref: "#/components/responses/NotModified" }
             "404": { $ref: "#/components/responses/NotFoundPage" }
+      /favicon.ico:
+        get:
+          tags: [web]
+          operationId: getFavicon
+          summary: The web guide's icon, 32×32
+          responses:
+            "200":
+              description: An ICO file.
+              headers: { ETag: { $ref: "#/components/headers/ETag" }, Cache-Control: { $ref: "#/components/headers/CacheControl" } }
+              content:
+                image/vnd.microsoft.icon:
+                  schema: { type: string, format: binary }
+            "304": { $ref: "#/components/responses/NotModified" }
     components:
       parameters:
         limit:

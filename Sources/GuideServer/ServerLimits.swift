@@ -34,9 +34,15 @@ public struct ServerLimits: Sendable, Hashable {
 
     public init() {}
 
-    /// Parameters that may be given more than once (lists of ids); any other repeated is a 400,
-    /// so that `hours=1&hours=100` cannot mean one thing to a proxy and another to the server.
-    static let repeatableParameters: Set<Substring> = ["channels", "programme"]
+    /// The single-valued parameters some route reads (the query parameters of `/openapi.yaml`
+    /// less the lists of ids, `channels` and `programme`, which may repeat; a test holds the two
+    /// together): one given twice is a 400, so that `hours=1&hours=100` cannot mean one thing to
+    /// a proxy and another to the server. No route reads any other, so a shared link's repeated
+    /// `utm_source` changes nothing and is let through.
+    static let singleValuedParameters: Set<Substring> = [
+        "alarm", "at", "date", "from", "genre", "hours", "kind", "limit", "lineup", "offset", "q", "title", "to",
+        "type", "tz", "year_from", "year_to",
+    ]
 }
 
 /// The query limits, checked before routing: `ServerLimits.queryParameters` and no repeats of a
@@ -52,7 +58,7 @@ struct QueryLimitMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(status: .badRequest, message: "\(parameters.count) query parameters, at most \(limits.queryParameters) are allowed")
         }
         var seen = Set<Substring>()
-        for (name, _) in parameters where !ServerLimits.repeatableParameters.contains(name) {
+        for (name, _) in parameters where ServerLimits.singleValuedParameters.contains(name) {
             guard seen.insert(name).inserted else {
                 throw APIError.badParameter(String(name.prefix(APILimits.echoedText)), "given more than once; give it once")
             }

@@ -19,6 +19,9 @@ public struct ServerSettings: Sendable {
     public var corsOrigins: [String] = []
     /// Channel id → the further ids providers.yaml gives it, for matching a playlist's `tvg-id`.
     public var channelAliases: [String: [String]] = [:]
+    /// Channel ids in the order pages and channel lists show them (providers.yaml's channel map);
+    /// channels it leaves out follow, by id.
+    public var channelOrder: [String] = []
 
     public init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
                 reminderLead: Duration = .seconds(300), refreshInterval: Duration? = nil) {

@@ -54,18 +54,18 @@ enum WebAssets {
         .row{display:flex;height:var(--row);border-bottom:1px solid var(--line)}
         .row:last-of-type{border-bottom:0}
         .row.head{height:2rem;background:#eef1f5}
-        .ch{position:sticky;left:0;z-index:3;flex:0 0 var(--ch);display:flex;align-items:center;padding:0 .7rem;background:var(--card);
+        .ch{position:sticky;left:0;z-index:3;flex:0 0 var(--ch);display:block;line-height:var(--row);padding:0 .7rem;background:var(--card);
         border-right:1px solid var(--line);color:var(--ink);font-weight:600;text-decoration:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-        .row.head .ch{background:#eef1f5;color:var(--muted);font-weight:400;font-size:.75rem}
+        .row.head .ch{line-height:2rem;background:#eef1f5;color:var(--muted);font-weight:400;font-size:.75rem}
         a.ch:hover{color:var(--link)}
         .lane{position:relative;flex:1;min-width:0}
-        .tick{position:absolute;top:0;bottom:0;padding:.45rem .35rem;border-left:1px solid var(--line);font-size:.8rem;color:var(--muted)}
-        .block{position:absolute;top:3px;bottom:3px;display:flex;flex-direction:column;justify-content:center;min-width:0;padding:0 .45rem;
+        .tick{position:absolute;z-index:2;top:0;bottom:0;padding:.45rem .35rem;border-left:1px solid var(--line);font-size:.8rem;color:var(--muted)}
+        .block{position:absolute;z-index:2;top:3px;bottom:3px;display:flex;flex-direction:column;justify-content:center;min-width:0;padding:0 .45rem;
         overflow:hidden;white-space:nowrap;background:var(--block);border:1px solid var(--line);border-left:3px solid #b8c2d2;border-radius:.35rem;
         color:var(--ink);text-decoration:none}
         .block b{font-size:.85rem;font-weight:600;overflow:hidden;text-overflow:ellipsis}
         .block small{font-size:.72rem;color:var(--muted);overflow:hidden;text-overflow:ellipsis}
-        .block:hover,.block:focus{background:#e8effd;z-index:2}
+        .block:hover,.block:focus{background:#e8effd}
         .block.movie{border-left-color:#7b1fa2}
         .block.series{border-left-color:#1565c0}
         .block.sports{border-left-color:#2e7d32}
@@ -73,7 +73,7 @@ enum WebAssets {
         .block.kids{border-left-color:#f9a825}
         .block.documentary{border-left-color:#6d4c41}
         .block.on-air{background:var(--air);border-color:var(--air-edge)}
-        .now-layer{position:absolute;top:0;bottom:0;left:var(--ch);right:0;pointer-events:none;z-index:2}
+        .now-layer{position:absolute;top:0;bottom:0;left:var(--ch);right:0;pointer-events:none;z-index:1}
         .now-line{position:absolute;top:0;bottom:0;width:2px;margin-left:-1px;background:var(--accent);box-shadow:0 0 0 1px #fff8}
         .now-line::before{content:"";position:absolute;top:0;left:-4px;border:5px solid transparent;border-top-color:var(--accent)}
         .empty{color:var(--muted)}
@@ -89,14 +89,15 @@ enum WebAssets {
         ol.day .kind{color:var(--muted);font-size:.8rem}
         ol.day li.past{opacity:.6}
         ol.day li.on-air{background:var(--air);box-shadow:inset 4px 0 var(--accent)}
-        .detail .backdrop{height:15rem;margin:0 -1rem;overflow:hidden;background:linear-gradient(120deg,#263238,#546e7a 60%,#37474f)}
+        .detail .backdrop{--placeholder:linear-gradient(120deg,#263238,#546e7a 60%,#37474f);position:relative;height:15rem;margin:0 -1rem;overflow:hidden;background:var(--placeholder)}
         .detail .backdrop img{width:100%;height:100%;object-fit:cover;display:block}
         .detail-body{display:grid;grid-template-columns:13rem 1fr;gap:1.75rem;padding-top:1.25rem}
         .has-backdrop .poster{margin-top:-7rem}
-        .poster{position:relative;aspect-ratio:2/3;display:flex;align-items:center;justify-content:center;padding:1rem;overflow:hidden;
-        border-radius:.6rem;background:linear-gradient(160deg,#455a64,#90a4ae);box-shadow:0 6px 20px #0003;color:#fff;
+        .poster{--placeholder:linear-gradient(160deg,#455a64,#90a4ae);position:relative;aspect-ratio:2/3;display:flex;align-items:center;justify-content:center;padding:1rem;overflow:hidden;
+        border-radius:.6rem;background:var(--placeholder);box-shadow:0 6px 20px #0003;color:#fff;
         font-weight:700;font-size:1.15rem;text-align:center;overflow-wrap:anywhere}
         .poster img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
+        .poster img::after,.backdrop img::after{content:attr(alt);position:absolute;inset:0;display:flex;align-items:center;justify-content:center;padding:1rem;background:var(--placeholder)}
         img.failed{display:none!important}
         .facts .subtitle{margin:.3rem 0 0;color:var(--muted)}
         .facts .when{margin:.5rem 0}

@@ -77,7 +77,7 @@ enum WebTemplates {
         <div class="grid-inner">
         <div class="row head"><div class="ch" title="{{zoneName}}">{{zoneCity}}</div><div class="lane">{{#ticks}}<span class="tick" style="left:{{left}}">{{label}}</span>{{/ticks}}</div></div>
         {{#rows}}
-        <div class="row" data-channel="{{id}}"><a class="ch" href="{{href}}">{{name}}</a><div class="lane">{{#blocks}}<a class="{{classes}}" style="{{style}}" href="{{href}}" title="{{tooltip}}" data-start="{{startEpoch}}" data-end="{{endEpoch}}"><b>{{title}}</b><small>{{time}}</small></a>{{/blocks}}</div></div>
+        <div class="row" data-channel="{{id}}"><a class="ch" href="{{href}}" title="{{name}}">{{name}}</a><div class="lane">{{#blocks}}<a class="{{classes}}" style="{{style}}" href="{{href}}" title="{{tooltip}}" data-start="{{startEpoch}}" data-end="{{endEpoch}}"><b>{{title}}</b><small>{{time}}</small></a>{{/blocks}}</div></div>
         {{/rows}}
         <div class="now-layer" aria-hidden="true"><div class="now-line" style="left:{{nowLeft}}"{{^nowVisible}} hidden{{/nowVisible}}></div></div>
         </div>
@@ -130,7 +130,7 @@ enum WebTemplates {
         <div class="backdrop"><img src="{{.}}" alt="" data-fallback></div>
         {{/backdrop}}
         <div class="detail-body">
-        <div class="poster"><span>{{title}}</span>{{#poster}}<img src="{{.}}" alt="Poster: {{title}}" data-fallback>{{/poster}}</div>
+        <div class="poster"><span>{{title}}</span>{{#poster}}<img src="{{.}}" alt="{{title}}" data-fallback>{{/poster}}</div>
         <div class="facts">
         <h1>{{title}}</h1>
         {{#subtitle}}

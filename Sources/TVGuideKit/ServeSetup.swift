@@ -36,7 +36,7 @@ public enum ServeSetup {
         return source
     }
 
-    /// The configuration's line-ups, a refresh every `cache.ttl` unless `refreshInterval` says
+    /// The configuration's line-ups and channel order, a refresh every `cache.ttl` unless `refreshInterval` says
     /// otherwise, and the configured CORS origins unless `corsOrigins` (from the command line)
     /// replaces them.
     public static func settings(configuration: GuideConfiguration, host: String, port: Int, refreshInterval: TimeInterval?,
@@ -46,6 +46,7 @@ public enum ServeSetup {
                                       refreshInterval: interval > 0 ? .milliseconds(Int64(interval * 1000)) : nil)
         settings.corsOrigins = corsOrigins.isEmpty ? configuration.server.corsOrigins : corsOrigins
         settings.channelAliases = configuration.channelAliases
+        settings.channelOrder = configuration.channels.map(\.id)
         return settings
     }
 }

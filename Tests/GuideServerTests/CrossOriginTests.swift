@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func theAPIRoutesAreExactlyTheCoveredOnes() async throws {
-        let pages: Set = ["GET /", "GET /channel/{id}", "GET /programme/{id}", "GET /assets/{name}", "GET /health", "GET /metrics"]
+        let pages: Set = ["GET /", "GET /channel/{id}", "GET /programme/{id}", "GET /assets/{name}", "GET /favicon.ico", "GET /health", "GET /metrics"]
         try await ServerHarness.run { client in
             for route in client.routes {
                 let path = String(route.dropFirst("GET ".count))

@@ -142,7 +142,28 @@ import Testing
             #expect(reminders.status == 200)
             // The web pages are held to the same.
             #expect(try await client.get("/?hours=2&hours=3").status == 400)
+            // A parameter no route reads cannot mean two things: a shared link's tracking passes.
+            #expect(try await client.get("/grid?utm_source=a&utm_source=b").status == 200)
         }
+    }
+
+    /// Only a parameter some route reads once is refused when repeated, so the list of them must
+    /// be every query parameter the OpenAPI document describes but the lists of ids.
+    @Test func singleValuedParametersAreTheDescribedOnesButTheLists() async throws {
+        let document = try await OpenAPITests.servedDocument()
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var described: Set<String> = []
+        for item in paths.values {
+            for (method, operation) in item where OpenAPITests.methods.contains(method) {
+                for parameter in (operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? [] {
+                    let parameter = OpenAPITests.dereference(parameter, in: document)
+                    if parameter["in"] as? String == "query", let name = parameter["name"] as? String { described.insert(name) }
+                }
+            }
+        }
+        let lists: Set<String> = ["channels", "programme"]
+        #expect(described.isSuperset(of: lists))
+        #expect(Set(ServerLimits.singleValuedParameters.map(String.init)) == described.subtracting(lists))
     }
 
     /// Every bounded parameter of every route, just past its bound.

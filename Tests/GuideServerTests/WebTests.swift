@@ -1,7 +1,10 @@
 import Foundation
+import GuideConfig
 import GuideCore
 import GuideServer
 import Testing
+import TestSupport
+import TVGuideKit
 
 /// The web guide on the golden snapshot at its clock, 2026-10-21T19:00:00Z (21:00 in Madrid,
 /// summer time until the 25th).
@@ -37,7 +40,7 @@ import Testing
             let html = page.text
             #expect(Self.count("<div class=\"row\" data-channel=", in: html) == ServerHarness.golden.channels.count)
             for channel in ServerHarness.golden.channels {
-                #expect(html.contains("<a class=\"ch\" href=\"/channel/\(channel.id)#on-air\">\(channel.name)</a>"), "no row for \(channel.id)")
+                #expect(html.contains("<a class=\"ch\" href=\"/channel/\(channel.id)#on-air\" title=\"\(channel.name)\">\(channel.name)</a>"), "no row for \(channel.id)")
             }
             let la1 = try #require(Self.row(html, channel: "La1.es"))
             #expect(la1.contains("<a class=\"block news on-air\" style=\"left:0.000%;width:30.556%\" href=\"/programme/La1.es@20261021T190000Z\""))
@@ -59,7 +62,7 @@ import Testing
             #expect(byDefault.contains("<div class=\"now-line\" style=\"left:0.000%\"></div>"), "the default grid starts at now's half hour")
             let tomorrow = try await client.get("/?at=2026-10-22T18:00:00Z").text
             #expect(tomorrow.contains("<div class=\"now-line\" style=\"left:0.000%\" hidden></div>"))
-            #expect(tomorrow.contains("<a class=\"ch\" href=\"/channel/La1.es?date=2026-10-22\">La 1</a>"), "names open the grid's day")
+            #expect(tomorrow.contains("<a class=\"ch\" href=\"/channel/La1.es?date=2026-10-22\" title=\"La 1\">La 1</a>"), "names open the grid's day")
         }
     }
 
@@ -156,7 +159,8 @@ import Testing
             #expect(page.status == 200)
             let html = page.text
             #expect(html.contains("<h1>Gladiator</h1>"))
-            #expect(html.contains("<img src=\"\(poster)\" alt=\"Poster: Gladiator\" data-fallback>"))
+            // Over the placeholder naming the film; its `alt` is what the stylesheet shows when the poster does not load.
+            #expect(html.contains("<div class=\"poster\"><span>Gladiator</span><img src=\"\(poster)\" alt=\"Gladiator\" data-fallback></div>"))
             if let backdrop = work.backdrop { #expect(html.contains("<img src=\"\(backdrop)\" alt=\"\" data-fallback>")) }
             #expect(html.contains("<a href=\"/channel/Antena3.es?date=2026-10-21\">Antena 3</a>"))
             #expect(html.contains("Wednesday 21 October · 22:50–01:15</time> · 2 h 25 min · Film"))
@@ -249,6 +253,181 @@ import Testing
             let page = try await client.get("/programme/Antena3.es%40" + Self.film.split(separator: "@")[1])
             #expect(page.status == 200)
             #expect(page.text.contains("<h1>Gladiator</h1>"))
+        }
+    }
+
+    // MARK: As a person sees it
+
+    /// What a browser sends when it opens a page.
+    static let browser = ["Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"]
+
+    /// The channel ids of the grid's rows, top to bottom.
+    static func rowChannels(_ html: String) -> [String] {
+        let start = "<div class=\"row\" data-channel=\""
+        return html.split(separator: "\n").filter { $0.hasPrefix(start) }.map { String($0.dropFirst(start.count).prefix { $0 != "\"" }) }
+    }
+
+    /// The declarations of the stylesheet's first rule for exactly `selector`.
+    static func rule(_ selector: String, in css: String) -> [String: String]? {
+        guard let open = css.range(of: "\n" + selector + "{"), let close = css[open.upperBound...].firstIndex(of: "}") else { return nil }
+        var declarations: [String: String] = [:]
+        for declaration in css[open.upperBound..<close].split(separator: ";") {
+            let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if parts.count == 2 { declarations[parts[0]] = parts[1] }
+        }
+        return declarations
+    }
+
+    @Test func unknownPathsAreHTMLPagesForBrowsersAndUnderWebRoutes() async throws {
+        try await ServerHarness.run { client in
+            let pages: [(String, [String: String])] = [("/nope", Self.browser), ("/index.html", Self.browser),
+                                                        ("/channel/La1.es/today", [:]), ("/assets/missing.css", [:])]
+            for (path, headers) in pages {
+                let page = try await client.get(path, headers: headers)
+                #expect(page.status == 404, "\(path)")
+                #expect(page.headers["content-type"] == "text/html; charset=utf-8", "\(path)")
+                #expect(page.headers["cache-control"] == "no-cache", "\(path)")
+                #expect(page.text.contains("<h1>Not found</h1>"), "\(path)")
+                #expect(page.text.contains("<a class=\"button\" href=\"/\">Back to the guide</a>"), "\(path)")
+            }
+            #expect(try await client.get("/nope", headers: Self.browser).text.contains("<p>There is no page &#39;/nope&#39;.</p>"))
+            let head = try await client.send(.HEAD, "/nope", headers: Self.browser)
+            #expect(head.status == 404)
+            #expect(head.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(head.body.isEmpty)
+            let post = try await client.send(.POST, "/")
+            #expect(post.status == 405)
+            #expect(post.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(post.headers["allow"] == "GET, HEAD")
+            #expect(post.text.contains("<h1>Method Not Allowed</h1>"))
+
+            // An API client anywhere, and anyone under an API route: JSON.
+            let json: [(String, [String: String])] = [("/nope", [:]), ("/nope", ["Accept": "application/json"]),
+                                                       ("/channels/La1.es/nope", Self.browser), ("/now/later", Self.browser)]
+            for (path, headers) in json {
+                let answer = try await client.get(path, headers: headers)
+                #expect(answer.status == 404, "\(path)")
+                #expect(answer.headers["content-type"] == "application/json; charset=utf-8", "\(path) \(headers)")
+                let error = try answer.object()["error"] as? [String: Any]
+                #expect(error?["status"] as? Int == 404, "\(path)")
+            }
+        }
+    }
+
+    @Test func faviconIsARealIconFile() async throws {
+        try await ServerHarness.run { client in
+            let icon = try await client.get("/favicon.ico", headers: Self.browser)
+            #expect(icon.status == 200)
+            #expect(icon.headers["content-type"] == "image/vnd.microsoft.icon")
+            #expect(icon.headers["cache-control"] == "public, max-age=86400")
+            let bytes = [UInt8](icon.body)
+            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+            func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+            // The directory, a 40-byte BMP header, 32×32 BGRA pixels and a 1-bit mask of 4 bytes a row.
+            let expected: Int = 22 + 40 + 32 * 32 * 4 + 32 * 4
+            try #require(bytes.count == expected)
+            #expect(Array(bytes.prefix(6)) == [0, 0, 1, 0, 1, 0], "an icon file holding one image")
+            #expect(bytes[6] == 32 && bytes[7] == 32, "32×32")
+            #expect(u16(10) == 1 && u16(12) == 32, "one plane, 32 bits a pixel")
+            #expect(u32(14) == bytes.count - 22 && u32(18) == 22, "the image fills the rest of the file")
+            #expect(u32(22) == 40 && u32(26) == 32 && u32(30) == 64 && u16(36) == 32, "a BMP header, the height counting the mask")
+            let alphas = (0..<1_024).map { bytes[62 + $0 * 4 + 3] }
+            #expect(alphas.filter { $0 == 255 }.count > 300, "a drawing")
+            #expect(alphas.filter { $0 == 0 }.count > 100, "on a clear ground")
+            let maskStart = 62 + 32 * 32 * 4
+            let disagreeing = (0..<1_024).filter { pixel in
+                let (row, x) = (pixel / 32, pixel % 32)
+                let masked = bytes[maskStart + row * 4 + x / 8] & (0x80 >> UInt8(x % 8)) != 0
+                return masked != (alphas[pixel] == 0)
+            }
+            #expect(disagreeing.isEmpty, "the mask is set exactly where the pixel is clear")
+        }
+    }
+
+    @Test func repeatedOrUnknownTrackingParametersDoNotBreakAPage() async throws {
+        try await ServerHarness.run { client in
+            let tracking = "utm_source=a&utm_source=b&fbclid=x&fbclid=y&utm_medium="
+            let grid = try await client.get("/?at=2026-10-21T19:00:00Z&" + tracking)
+            #expect(grid.status == 200)
+            #expect(Self.row(grid.text, channel: "La1.es")?.contains("<b>Telediario 2</b>") == true)
+            for path in ["/channel/La1.es?", "/programme/\(Self.film)?", "/now?", "/channels?", "/reminders.ics?programme=\(Self.film)&"] {
+                let answer = try await client.get(path + tracking)
+                #expect(answer.status == 200, "\(path)")
+            }
+            // A parameter the pages read still counts once, and a page says so.
+            let twice = try await client.get("/?tz=UTC&tz=Europe/Madrid&" + tracking)
+            #expect(twice.status == 400)
+            #expect(twice.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(twice.text.contains("<p>parameter &#39;tz&#39;: given more than once; give it once</p>"))
+            let many = try await client.get("/channel/La1.es?" + (0...128).map { "utm_\($0)=1" }.joined(separator: "&"))
+            #expect(many.status == 400)
+            #expect(many.text.contains("<p>129 query parameters, at most 128 are allowed</p>"))
+        }
+    }
+
+    @Test func channelsFollowTheChannelMapOnPagesAndInTheAPI() async throws {
+        let configuration = try GuideConfiguration.load(from: Fixtures.url("../providers.yaml"))
+        let settings = ServeSetup.settings(configuration: configuration, host: "127.0.0.1", port: 0, refreshInterval: 0, reminderMinutes: 5)
+        let guide = Set(ServerHarness.golden.channels.map(\.id))
+        let mapped = configuration.channels.map(\.id).filter(guide.contains)
+        try #require(mapped.count == guide.count, "the golden guide's channels are all in the map")
+        // The snapshot holds them by id, where La 1 is fourteenth and DKISS comes before DMAX and Divinity.
+        #expect(ServerHarness.golden.channels.map(\.id) != mapped)
+        #expect(mapped.first == "La1.es")
+        #expect(mapped.filter { ["DKiss.es", "DMAX.es", "Divinity.es"].contains($0) } == ["Divinity.es", "DMAX.es", "DKiss.es"])
+        try await ServerHarness.run(settings: settings) { client in
+            let html = try await client.get("/").text
+            #expect(Self.rowChannels(html) == mapped)
+            let checks = html.components(separatedBy: "<input type=\"checkbox\" data-channel=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            #expect(checks == mapped, "My channels lists them in the same order")
+            for path in ["/channels?limit=1000", "/now?limit=1000", "/grid?limit=1000"] {
+                let answer = try await client.get(path).object()
+                let items = try #require(answer["items"] as? [[String: Any]], "\(path)")
+                // `/channels` lists channels; `/now` and `/grid` list rows, each with its channel.
+                let ids = items.compactMap { (($0["channel"] as? [String: Any])?["id"] ?? $0["id"]) as? String }
+                #expect(ids == mapped, "\(path)")
+            }
+        }
+    }
+
+    @Test func channelsTheOrderLeavesOutFollowByID() async throws {
+        let start = ServerHarness.goldenNow
+        let snapshot = Snapshot(generatedAt: start, window: TimeWindow(from: start, to: start.addingTimeInterval(86_400)),
+                                channels: ["A.es", "B.es", "C.es", "D.es"].map { Channel(id: $0, name: $0) }, programmes: [], report: RunReport())
+        var settings = ServerSettings(port: 0)
+        settings.channelOrder = ["C.es", "Nowhere.es", "A.es", "C.es"]
+        try await ServerHarness.run(snapshot: snapshot, settings: settings) { client in
+            let html = try await client.get("/").text
+            #expect(Self.rowChannels(html) == ["C.es", "A.es", "B.es", "D.es"])
+        }
+    }
+
+    @Test func stylesheetEllipsesNamesKeepsTheNowLineUnderTitlesAndABrokenPosterBlank() async throws {
+        try await ServerHarness.run { client in
+            let css = try await client.get("/assets/guide.css").text
+            let name = try #require(Self.rule(".ch", in: css))
+            // `text-overflow` needs a block container: in a flex box the name is an anonymous item, cut without the ellipsis.
+            #expect(name["display"] == "block")
+            #expect(name["overflow"] == "hidden")
+            #expect(name["white-space"] == "nowrap")
+            #expect(name["text-overflow"] == "ellipsis")
+            func layer(_ selector: String) -> Int? {
+                guard let value = Self.rule(selector, in: css)?["z-index"] else { return nil }
+                return Int(value)
+            }
+            let line = try #require(layer(".now-layer"))
+            let block = try #require(layer(".block"))
+            let tick = try #require(layer(".tick"))
+            #expect(line < block && line < tick, "titles and times are drawn over the now line")
+            // Without JavaScript, a poster or backdrop that fails to load is covered by its placeholder
+            // again, the poster's drawn from its `alt` (the title): browsers draw `::after` only on a
+            // broken image.
+            let broken = try #require(Self.rule(".poster img::after,.backdrop img::after", in: css))
+            #expect(broken["content"] == "attr(alt)")
+            #expect(broken["position"] == "absolute" && broken["inset"] == "0")
+            #expect(broken["background"] == "var(--placeholder)")
+            #expect(Self.rule(".poster", in: css)?["background"] == "var(--placeholder)")
+            #expect(Self.rule(".detail .backdrop", in: css)?["background"] == "var(--placeholder)")
         }
     }
 }
