@@ -73,19 +73,22 @@ extension WebPages {
         }
         let rows = channels.map { channel in
             GridPage.Row(id: channel.id, name: channel.name, href: channelLink(channel.id),
-                         blocks: index.schedule(of: channel.id, from: start, to: end).compactMap { programme in
+                         // A row shows one airing at a time: of overlapping ones (kept as XMLTV has
+                         // them) the block ends where the next shown begins; the label keeps its times.
+                         blocks: OneAtATime.resolve(index.schedule(of: channel.id, from: start, to: end)).compactMap { shown in
+                let programme = shown.programme
                 // A programme without a stop (the last of a feed) has no length to draw.
-                guard programme.end > programme.start else { return nil }
-                let from = max(programme.start, start), to = min(programme.end, end)
+                guard shown.end > programme.start else { return nil }
+                let from = max(programme.start, start), to = min(shown.end, end)
                 var classes = ["block"]
                 if let kind = programme.kind { classes.append(kind.rawValue) }
-                if programme.start <= now && now < programme.end { classes.append("on-air") }
+                if programme.start <= now && now < shown.end { classes.append("on-air") }
                 let times = WebTime.clock(programme.start, zone) + "–" + WebTime.clock(programme.end, zone)
                 return GridPage.Block(
                     title: programme.title, time: times, tooltip: programme.title + " · " + times,
                     href: query.link(WebLinks.programme(programme.id)), classes: classes.joined(separator: " "),
                     style: "left:\(percent(fraction(from)));width:\(percent(fraction(to) - fraction(from)))",
-                    startEpoch: WebTime.epoch(programme.start), endEpoch: WebTime.epoch(programme.end))
+                    startEpoch: WebTime.epoch(programme.start), endEpoch: WebTime.epoch(shown.end))
             })
         }
 

@@ -211,6 +211,39 @@ import TVGuideKit
         }
     }
 
+    /// The guide keeps airings sharing a start and overlapping ones, as XMLTV has them: the API
+    /// lists them all, while the grid and "now" show one at a time.
+    @Test func overlappingAiringsAreListedButTheGridShowsOneAtATime() async throws {
+        let start = ServerHarness.goldenNow
+        func airing(_ title: String, _ from: Double, _ to: Double) -> Programme {
+            Programme(channel: "C.es", start: start.addingTimeInterval(from * 60), stop: start.addingTimeInterval(to * 60), title: title, source: "test")
+        }
+        var report = NormalisationReport()
+        // A and B share 19:00 (a clump); Late starts inside A; Inside ends inside Late.
+        let programmes = Normaliser.normalise([airing("A", 0, 60), airing("B", 0, 60), airing("Late", 30, 120), airing("Inside", 60, 90)], report: &report)
+        #expect(programmes.map(\.id) == ["C.es@20261021T190000Z", "C.es@20261021T190000Z.1", "C.es@20261021T193000Z", "C.es@20261021T200000Z"])
+        let snapshot = Snapshot(generatedAt: start, window: TimeWindow(from: start, to: start.addingTimeInterval(86_400)),
+                                channels: [Channel(id: "C.es", name: "C")], programmes: programmes, report: RunReport())
+        try await ServerHarness.run(snapshot: snapshot) { client in
+            let grid = try await client.get("/?at=2026-10-21T19:00:00Z").text
+            let row = try #require(Self.row(grid, channel: "C.es"))
+            #expect(Self.count("class=\"block", in: row) == 2)
+            // A ends where Late begins (30 of 180 minutes); its label keeps its own times.
+            #expect(row.contains("<a class=\"block on-air\" style=\"left:0.000%;width:16.667%\" href=\"/programme/C.es@20261021T190000Z\""))
+            #expect(row.contains("<b>A</b><small>21:00–22:00</small>"))
+            #expect(row.contains("style=\"left:16.667%;width:50.000%\" href=\"/programme/C.es@20261021T193000Z\""))
+
+            let now = try await client.get("/now").text
+            #expect(now.contains("\"id\":\"C.es@20261021T190000Z\""))
+            #expect(now.contains("\"id\":\"C.es@20261021T193000Z\""))
+            #expect(!now.contains("C.es@20261021T190000Z.1"))
+
+            let schedule = try await client.get("/channels/C.es/schedule?date=2026-10-21").text
+            for programme in programmes { #expect(schedule.contains("\"id\":\"\(programme.id)\""), "\(programme.id)") }
+            #expect(try await client.get("/programme/C.es@20261021T190000Z.1").text.contains("<h1>B"))
+        }
+    }
+
     @Test func guideTextIsEscapedInPagesAndAttributes() async throws {
         let start = ServerHarness.goldenNow
         let evil = Channel(id: "Evil.es", name: "\"><img src=x onerror=alert(2)>")
