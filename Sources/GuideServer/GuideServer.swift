@@ -101,7 +101,7 @@ struct ServingContext: Sendable {
                 candidate.version = version
             }
         }
-        return rendered.response(for: request)
+        return rendered.response(for: request, gzip: source.gzip)
     }
 }
 

@@ -29,7 +29,7 @@ extension GuideServer {
                 return WebPages.errorPage(.notFound("There is no asset \(Quoted(WebLinks.decoded(name)))."), zone: WebQuery.defaultZone, now: serving.now)
                     .response(for: request)
             }
-            return asset.response(for: request)
+            return asset.response(for: request, gzip: serving.source.gzip)
         }
     }
 
