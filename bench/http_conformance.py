@@ -5,8 +5,8 @@ Usage: http_conformance.py TVGUIDE_PORT NGINX_PORT
 Each request goes on a fresh connection, byte for byte as written here. The client then reads
 until the server closes or is silent for `QUIET` seconds, and splits what came into answers
 (Content-Length or chunked framing). A row shows, per server: the status of every answer in
-order, the `Connection` field of the last one, the other fields the row is about, and whether
-the server closed the connection ("closed") or kept it ("kept").
+order, the `Connection` field of the last one, the other fields the row is about (of the first
+answer), and whether the server closed the connection ("closed") or kept it ("kept").
 """
 import socket
 import sys
@@ -68,10 +68,10 @@ def describe(answers, closed, show):
     if not answers:
         return "no answer, " + ("closed" if closed else "kept")
     statuses = "+".join(status for _, status, _, _ in answers)
-    last = answers[-1][2]
+    first, last = answers[0][2], answers[-1][2]
     parts = [statuses, "Connection: " + last.get("connection", "-")]
     for name in show:
-        parts.append(f"{name}: {last.get(name.lower(), '-')}")
+        parts.append(f"{name}: {first.get(name.lower(), '-')}")
     parts.append("closed" if closed else "kept")
     return ", ".join(parts)
 
@@ -109,6 +109,7 @@ def main():
         ('If-Match: "other"', ['GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nIf-Match: "other"\r\n\r\n'], []),
         ("Accept-Encoding: gzip (/xmltv.xml)", ["GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"],
          ["Content-Encoding", "Vary", "ETag"]),
+        ("HEAD, Accept-Encoding: gzip", ["HEAD /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"], ["Content-Encoding"]),
         ("Accept-Encoding: gzip;q=0", ["GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip;q=0\r\n\r\n"], ["Content-Encoding", "Vary"]),
         ("a 9 kB target", [f"GET {long_target} HTTP/1.1\r\nHost: x\r\n\r\n"], []),
         ("101 header fields", [f"GET /health HTTP/1.1\r\nHost: x\r\n{many_fields}\r\n"], []),

@@ -33,9 +33,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            connection.bytesArrived()
             var bytes = unwrapInboundIn(data)
-            if versions.rewrite(&bytes) {
+            let rewritten = versions.rewrite(&bytes)
+            connection.bytesArrived(requestLine: versions.sawRequestLine)
+            if rewritten {
                 context.fireChannelRead(wrapInboundOut(bytes))
             } else {
                 context.fireChannelRead(data)
@@ -75,6 +76,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var requestStarted: NIODeadline?
     /// Bytes of a request head have arrived, the whole head has not.
     private var partialHead = false
+    /// The last bytes read held a request line (`MinorVersionScan.sawRequestLine`).
+    private var requestLineArrived = false
     /// The head of the request being received has arrived; its body and end have not.
     private var receivingBody = false
     /// The request being received asks to upgrade the connection: NIO's decoder stops at its end.
@@ -136,7 +139,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         armTimer()
     }
 
-    fileprivate func bytesArrived() {
+    fileprivate func bytesArrived(requestLine: Bool) {
+        requestLineArrived = requestLine
         if !receivingBody { partialHead = true }
         guard requestStarted == nil, refusal == nil, !readingDone else { return }
         requestStarted = .now()
@@ -244,7 +248,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             refuse(.requestHeaderFieldsTooLarge,
                    "the request head (request line and header fields) is over \(limits.headBytes) bytes or has too many fields",
                    fields: corsFields(for: nil))
-        case .invalidMethod:
+        case .invalidMethod where requestLineArrived:
             // A method NIO's parser does not know: not one this server answers either.
             refuse(.methodNotAllowed, "the request method is not allowed; this server answers GET and HEAD",
                    fields: [("Allow", "GET, HEAD")] + corsFields(for: nil))
@@ -276,7 +280,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             let operations = context.pipeline.syncOperations
             do {
                 try operations.addHandler(fresh, position: .after(decoder))
-                operations.removeHandler(decoder, promise: nil)
+                // The requests the bytes held make reach Hummingbird's inbound stream, which hands
+                // on what it has read at the end of a read, only with a read's end of their own.
+                let removed = context.eventLoop.makePromise(of: Void.self)
+                removed.futureResult.assumeIsolated().whenSuccess { context.fireChannelReadComplete() }
+                operations.removeHandler(decoder, promise: removed)
                 decoder = fresh
             } catch {
                 context.close(promise: nil)

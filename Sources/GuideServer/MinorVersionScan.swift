@@ -22,10 +22,15 @@ struct MinorVersionScan {
 
     private var state = State.lineStart
     private static let prefix = Array("HTTP/1.".utf8)
+    /// The last bytes scanned held a line shaped as a request line up to its version digit:
+    /// what tells a method NIO's parser does not know (`BREW / HTTP/1.1`) from bytes that are
+    /// not HTTP at all, which its parser reports alike.
+    private(set) var sawRequestLine = false
 
     /// Scans the readable bytes of `buffer`, rewriting any higher minor version; false when none
     /// was found (the buffer is then untouched, not even copied).
     mutating func rewrite(_ buffer: inout ByteBuffer) -> Bool {
+        sawRequestLine = false
         var found: [Int] = []
         buffer.withUnsafeReadableBytes { bytes in
             for (offset, byte) in bytes.enumerated() {
@@ -59,6 +64,7 @@ struct MinorVersionScan {
             state = byte == Self.prefix[matched] ? .version(matched + 1) : .rest
         case .version:
             state = .rest
+            sawRequestLine = true
             return (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(byte)
         case .rest:
             break

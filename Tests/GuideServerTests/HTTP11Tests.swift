@@ -16,7 +16,9 @@ import Testing
                          closeWithin: Duration = .milliseconds(500)) async throws -> (answers: [RawAnswer], closed: Bool, text: String) {
         let connection = try await RawConnection.open(port: port)
         for part in parts {
-            try await connection.send(part)
+            // A refusal may close the connection before a long request is all sent; the answer
+            // is what counts.
+            try? await connection.send(part)
             try await Task.sleep(for: .milliseconds(20))
         }
         let answers = try await connection.waitForAnswers(count)
@@ -33,7 +35,9 @@ import Testing
 
     /// A fresh connection gets a 200 for `/health`: the server survived what came before.
     static func stillAnswers(_ port: Int) async throws -> Bool {
-        let (answers, _, _) = try await exchange(port, "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", closeWithin: .zero)
+        let connection = try await RawConnection.open(port: port, greeting: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answers = try await connection.waitForAnswers(1)
+        await connection.close()
         return answers.first?.status == 200
     }
 
@@ -246,9 +250,11 @@ import Testing
 
     @Test func largeBodiesAreSentGzipCompressedToClientsThatAcceptIt() async throws {
         try await ServerHarness.run { client in
-            let plain = try await client.get("/xmltv.xml")
+            let (plainAnswers, _, _) = try await Self.exchange(client.port, "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\n\r\n", closeWithin: .zero)
+            let plain = try #require(plainAnswers.first)
             #expect(plain.headers["vary"] == "Accept-Encoding")
             #expect(plain.headers["content-encoding"] == nil)
+            #expect(plain.body.count > 1_000_000)
             for accept in ["gzip", "br, gzip;q=0.5", "*", "deflate, gzip, br"] {
                 let (answers, _, _) = try await Self.exchange(
                     client.port, "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: \(accept)\r\n\r\n", closeWithin: .zero)
@@ -259,7 +265,7 @@ import Testing
                 #expect(answer.headers["etag"] == "W/" + (plain.headers["etag"] ?? ""))
                 Self.expectLength(answer)
                 #expect(answer.body.count * 5 < plain.body.count, "compressed \(plain.body.count) to \(answer.body.count) bytes")
-                #expect(try Gzip.decompress(Data(answer.body), name: "answer") == plain.body)
+                #expect(try Gzip.decompress(Data(answer.body), name: "answer") == Data(plain.body))
             }
             // Refused by q=0, or not asked: the body as it is, still varying.
             for accept in ["gzip;q=0", "br", "gzip;q=0, *"] {
@@ -279,8 +285,9 @@ import Testing
             #expect(small.first?.headers["content-encoding"] == nil)
             #expect(small.first?.headers["vary"] == nil)
             // Already gzip: not compressed twice.
-            let gz = try await client.get("/xmltv.xml.gz", headers: ["Accept-Encoding": "gzip"])
-            #expect(gz.headers["content-encoding"] == nil)
+            let (gz, _, _) = try await Self.exchange(client.port, "GET /xmltv.xml.gz HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", closeWithin: .zero)
+            #expect(gz.first?.headers["content-type"] == "application/gzip")
+            #expect(gz.first?.headers["content-encoding"] == nil)
             #expect(try await Self.stillAnswers(client.port))
         }
     }
@@ -322,7 +329,6 @@ import Testing
     @Test func theServersOwnRefusalsCarryCORSFields() async throws {
         var settings = ServerSettings(port: 0)
         settings.corsOrigins = [CrossOriginTests.app]
-        settings.limits.requestTimeout = .seconds(1)
         try await ServerHarness.run(settings: settings) { client in
             let origin = "Origin: \(CrossOriginTests.app)\r\n"
             let many = (0...settings.limits.headerFields).map { "X-\($0): 1\r\n" }.joined()
@@ -346,18 +352,22 @@ import Testing
             let (other, _, _) = try await Self.exchange(client.port, "GET /now HTTP/1.1\r\nHost: x\r\nOrigin: https://evil.example\r\nContent-Length: 100000\r\n\r\n")
             #expect(other.first?.status == 413)
             #expect(other.first?.headers["access-control-allow-origin"] == nil)
-            // A head that never came whole names no origin: nothing to allow but for `*`.
-            let (timedOut, _, _) = try await Self.exchange(client.port, "GET /now HTTP/1.1\r\nHost: x\r\n\(origin)", closeWithin: .seconds(3))
-            #expect(timedOut.first?.statusLine == "HTTP/1.1 408 Request Timeout")
-            #expect(timedOut.first?.headers["access-control-allow-origin"] == nil)
+            #expect(other.first?.headers["vary"] == "Origin")
             #expect(try await Self.stillAnswers(client.port))
         }
-        settings.corsOrigins = ["*"]
-        try await ServerHarness.run(settings: settings) { client in
-            let (timedOut, _, _) = try await Self.exchange(client.port, "GET /now HTTP/1.1\r\nHost: x\r\n", closeWithin: .seconds(3))
-            #expect(timedOut.first?.statusLine == "HTTP/1.1 408 Request Timeout")
-            #expect(timedOut.first?.headers["access-control-allow-origin"] == "*")
-            #expect(try await Self.stillAnswers(client.port))
+        // A head that never came whole names no origin: nothing to allow but for `*`. The partial
+        // head goes from the event loop as the connection opens, however busy the test's threads.
+        settings.limits.requestTimeout = .seconds(1)
+        for (origins, allowed) in [([CrossOriginTests.app], nil), (["*"], "*")] as [([String], String?)] {
+            settings.corsOrigins = origins
+            try await ServerHarness.run(settings: settings) { client in
+                let connection = try await RawConnection.open(port: client.port, greeting: "GET /now HTTP/1.1\r\nHost: x\r\nOrigin: \(CrossOriginTests.app)\r\n")
+                let timedOut = try await connection.waitForAnswers(1, within: .seconds(5))
+                await connection.close()
+                #expect(timedOut.first?.statusLine == "HTTP/1.1 408 Request Timeout", "\(origins)")
+                #expect(timedOut.first?.headers["access-control-allow-origin"] == allowed, "\(origins)")
+                #expect(try await Self.stillAnswers(client.port))
+            }
         }
     }
 }
