@@ -32,7 +32,7 @@ struct FastAnswer: Sendable {
         init(fields: HTTPFields, metrics: ServerMetrics.RequestRecorder) {
             self.fields = fields
             self.metrics = metrics
-            negotiated = fields[.vary] == "Accept-Encoding"
+            negotiated = fields[values: .vary].contains("Accept-Encoding")
         }
     }
 

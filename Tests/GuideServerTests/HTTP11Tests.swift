@@ -177,6 +177,25 @@ import Testing
         }
     }
 
+    /// Header fields and bodies may hold text shaped like a version; only request lines change.
+    @Test func onlyARequestLinesMinorVersionIsRewritten() {
+        var scan = MinorVersionScan()
+        let sent = "GET / HTTP/1.2\r\nX-Via: GET / HTTP/1.2\r\nReferer: a b HTTP/1.3\r\n\r\nHEAD /now?x=1 HTTP/1.9\r\n\r\nGET / HTTP/1.1\r\n\r\n"
+        var buffer = ByteBuffer(string: sent)
+        let changed = scan.rewrite(&buffer)
+        #expect(changed)
+        #expect(String(buffer: buffer)
+            == "GET / HTTP/1.1\r\nX-Via: GET / HTTP/1.2\r\nReferer: a b HTTP/1.3\r\n\r\nHEAD /now?x=1 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+        var plain = ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        let plainChanged = scan.rewrite(&plain)
+        #expect(!plainChanged)
+        #expect(scan.sawRequestLine)
+        var junk = ByteBuffer(string: "NOT HTTP AT ALL\r\n\r\n")
+        let junkChanged = scan.rewrite(&junk)
+        #expect(!junkChanged)
+        #expect(!scan.sawRequestLine)
+    }
+
     @Test func anAbsoluteFormTargetWithUserinfoIsA400() async throws {
         try await ServerHarness.run { client in
             let (answers, closed, _) = try await Self.exchange(client.port, "GET http://user:secret@x/health HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -296,8 +315,12 @@ import Testing
 
     /// The fast lane answers repeats without the router; a client accepting gzip must still get
     /// the router's compressed body, not the identity one recorded for others.
-    @Test func theFastLaneLeavesNegotiatedBodiesToTheRouter() async throws {
-        try await ServerHarness.run { client in
+    /// With CORS on, `Vary` names `Origin` too.
+    @Test(arguments: [[], [CrossOriginTests.app]])
+    func theFastLaneLeavesNegotiatedBodiesToTheRouter(corsOrigins: [String]) async throws {
+        var settings = ServerSettings(port: 0)
+        settings.corsOrigins = corsOrigins
+        try await ServerHarness.run(settings: settings) { client in
             let plain = "GET /now HTTP/1.1\r\nHost: x\r\n\r\n"
             let connection = try await RawConnection.open(port: client.port, greeting: plain + plain + plain)
             // Asked more than once, /now is in the fast lane's record once these are answered.
@@ -305,7 +328,8 @@ import Testing
             try await connection.send("GET /now HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
             let answers = try await connection.waitForAnswers(4)
             #expect(answers.map { $0.headers["content-encoding"] } == [nil, nil, nil, "gzip"])
-            #expect(answers.allSatisfy { $0.headers["vary"] == "Accept-Encoding" })
+            // The last `Vary` field read: CORS adds `Vary: Origin` after `Vary: Accept-Encoding`.
+            #expect(answers.allSatisfy { $0.headers["vary"] == (corsOrigins.isEmpty ? "Accept-Encoding" : "Origin") })
             await connection.close()
         }
     }
