@@ -12,7 +12,7 @@ import Testing
 @Suite struct HTTP11Tests {
     /// One connection: sends `request` (in `parts`, one write each), waits for `count` answers and
     /// for the server to close, up to `closeWithin`.
-    static func exchange(_ port: Int, _ parts: [String], answers count: Int = 1, within limit: Duration = .seconds(10),
+    static func exchange(_ port: Int, _ parts: [String], answers count: Int = 1,
                          closeWithin: Duration = .milliseconds(500)) async throws -> (answers: [RawAnswer], closed: Bool, text: String) {
         // The first part goes from the event loop as the connection opens: a test task held up
         // past the request timeout by a busy machine would otherwise find it closed.
@@ -23,16 +23,16 @@ import Testing
             // is what counts.
             try? await connection.send(part)
         }
-        let answers = try await connection.waitForAnswers(count, within: limit)
+        let answers = try await connection.waitForAnswers(count)
         let closed = try await connection.waitUntilClosed(within: closeWithin)
         let text = connection.text
         await connection.close()
         return (answers, closed, text)
     }
 
-    static func exchange(_ port: Int, _ request: String, answers count: Int = 1, within limit: Duration = .seconds(10),
+    static func exchange(_ port: Int, _ request: String, answers count: Int = 1,
                          closeWithin: Duration = .milliseconds(500)) async throws -> (answers: [RawAnswer], closed: Bool, text: String) {
-        try await exchange(port, [request], answers: count, within: limit, closeWithin: closeWithin)
+        try await exchange(port, [request], answers: count, closeWithin: closeWithin)
     }
 
     /// A fresh connection gets a 200 for `/health`: the server survived what came before.
@@ -267,18 +267,20 @@ import Testing
 
     // MARK: gzip
 
+    /// On a day's grid of every channel, rendered in milliseconds: `/xmltv.xml` goes the same
+    /// way (`bench/http-conformance.sh`), but rendering it takes seconds in a debug build, which
+    /// would hold up the suite's other servers.
     @Test func largeBodiesAreSentGzipCompressedToClientsThatAcceptIt() async throws {
+        let path = "/grid?hours=24&at=2026-10-21T00:00:00Z"
         try await ServerHarness.run { client in
-            // Rendering the export takes seconds in a debug build on a busy machine.
-            let (plainAnswers, _, _) = try await Self.exchange(client.port, "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\n\r\n", within: .seconds(60),
-                                                               closeWithin: .zero)
+            let (plainAnswers, _, _) = try await Self.exchange(client.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", closeWithin: .zero)
             let plain = try #require(plainAnswers.first)
             #expect(plain.headers["vary"] == "Accept-Encoding")
             #expect(plain.headers["content-encoding"] == nil)
-            #expect(plain.body.count > 1_000_000)
+            #expect(plain.body.count > 50_000)
             for accept in ["gzip", "br, gzip;q=0.5", "*", "deflate, gzip, br"] {
                 let (answers, _, _) = try await Self.exchange(
-                    client.port, "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: \(accept)\r\n\r\n", closeWithin: .zero)
+                    client.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: \(accept)\r\n\r\n", closeWithin: .zero)
                 let answer = try #require(answers.first, "\(accept)")
                 #expect(answer.statusLine == "HTTP/1.1 200 OK")
                 #expect(answer.headers["content-encoding"] == "gzip", "\(accept)")
@@ -291,24 +293,20 @@ import Testing
             // Refused by q=0, or not asked: the body as it is, still varying.
             for accept in ["gzip;q=0", "br", "gzip;q=0, *"] {
                 let (answers, _, _) = try await Self.exchange(
-                    client.port, "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: \(accept)\r\n\r\n", closeWithin: .zero)
+                    client.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: \(accept)\r\n\r\n", closeWithin: .zero)
                 #expect(answers.first?.headers["content-encoding"] == nil, "\(accept)")
                 #expect(answers.first?.headers["vary"] == "Accept-Encoding")
                 #expect(answers.first?.body.count == plain.body.count)
             }
             // The compressed form revalidates against its own, weak, ETag.
             let (revalidated, _, _) = try await Self.exchange(
-                client.port, "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: W/\(plain.headers["etag"] ?? "")\r\n\r\n",
+                client.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: W/\(plain.headers["etag"] ?? "")\r\n\r\n",
                 closeWithin: .zero)
             #expect(revalidated.first?.status == 304)
             // Small bodies stay as they are, and say nothing of encodings.
             let (small, _, _) = try await Self.exchange(client.port, "GET /health HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", closeWithin: .zero)
             #expect(small.first?.headers["content-encoding"] == nil)
             #expect(small.first?.headers["vary"] == nil)
-            // Already gzip: not compressed twice.
-            let (gz, _, _) = try await Self.exchange(client.port, "GET /xmltv.xml.gz HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n", closeWithin: .zero)
-            #expect(gz.first?.headers["content-type"] == "application/gzip")
-            #expect(gz.first?.headers["content-encoding"] == nil)
             #expect(try await Self.stillAnswers(client.port))
         }
     }
@@ -349,6 +347,12 @@ import Testing
             .map { $0.headers[.contentLength] }
         #expect(Set(lengths).count == 1)
         #expect(lengths.first != "4096")
+        #expect(compressions.value == 1)
+        // Already compressed (`/xmltv.xml.gz`): sent as it is, not compressed again.
+        let gz = RenderedResponse(contentType: "application/gzip", bytes: Array(repeating: UInt8(ascii: "a"), count: 4_096), maxAge: 300)
+        let answer = gz.response(for: request, gzip: gzip)
+        #expect(answer.headers[.contentEncoding] == nil)
+        #expect(answer.headers[.contentLength] == "4096")
         #expect(compressions.value == 1)
     }
 
