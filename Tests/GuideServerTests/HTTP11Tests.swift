@@ -259,6 +259,8 @@ import Testing
                 #expect(!closed)
                 if answer.status == 412 {
                     #expect(try HardeningTests.message(answer) == "If-Match: the current ETag is \(etag)")
+                    #expect(answer.headers["etag"] == etag)
+                    #expect(answer.headers["cache-control"] == "no-store")
                 }
             }
             #expect(try await Self.stillAnswers(client.port))
