@@ -127,7 +127,7 @@ extension GuideServer {
         }
         addAudienceRoutes(to: routes, serving)
         let openAPI = RenderedResponse(contentType: "application/yaml", bytes: Array(OpenAPIDocument.yaml.utf8), maxAge: APICaching.document)
-        routes.get("/openapi.yaml") { request, _ in openAPI.response(for: request) }
+        routes.get("/openapi.yaml") { request, _ in openAPI.response(for: request, gzip: serving.source.gzip) }
     }
 
     private static func addAudienceRoutes(to routes: RouteTable, _ serving: ServingContext) {

@@ -65,6 +65,12 @@ struct CrossOrigin: Sendable {
         return origins.contains(origin) ? origin : nil
     }
 
+    /// The fields letting `allowed` (an origin, or `*`) read an answer and its ETag, as NIO
+    /// header pairs for the refusals `ConnectionGuard` writes itself (the middleware sets the same).
+    static func allowedFields(_ allowed: String) -> [(name: String, value: String)] {
+        [("Access-Control-Allow-Origin", allowed), ("Access-Control-Expose-Headers", "ETag")]
+    }
+
     /// Browsers may cache a preflight answer this many seconds.
     static let preflightMaxAge = 600
 

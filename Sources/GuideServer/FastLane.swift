@@ -25,10 +25,14 @@ struct FastAnswer: Sendable {
     final class Head: Sendable {
         let fields: HTTPFields
         let metrics: ServerMetrics.RequestRecorder
+        /// The body is sent gzip-compressed to clients that accept it (`Vary: Accept-Encoding`):
+        /// this identity answer is only for those that send no `Accept-Encoding`.
+        let negotiated: Bool
 
         init(fields: HTTPFields, metrics: ServerMetrics.RequestRecorder) {
             self.fields = fields
             self.metrics = metrics
+            negotiated = fields[values: .vary].contains("Accept-Encoding")
         }
     }
 
@@ -82,7 +86,15 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.context(handlerType: HTTP1ToHTTPServerCodec.self)
-            let connectionGuard = ConnectionGuard(limits: serving.settings.limits, metrics: serving.metrics, serverName: serverName)
+            // Hummingbird's decoder drops the bytes it holds when removed; the guard's hands them
+            // on, which it needs after a request asking to upgrade.
+            let original = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let decoder = ConnectionGuard.makeDecoder(serving.settings.limits)
+            try operations.addHandler(decoder, position: .after(original))
+            operations.removeHandler(original, promise: nil)
+            let corsOrigins = serving.settings.corsOrigins
+            let connectionGuard = ConnectionGuard(limits: serving.settings.limits, metrics: serving.metrics, serverName: serverName,
+                                                  crossOrigin: corsOrigins.isEmpty ? nil : CrossOrigin(corsOrigins), decoder: decoder)
             try operations.addHandler(ConnectionGuard.ByteWatch(connectionGuard), position: .first)
             try operations.addHandler(connectionGuard, position: .before(codec.handler))
             try operations.addHandler(FastLaneHandler(serving: serving, serverName: serverName), position: .before(codec.handler))
@@ -97,13 +109,9 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     static func http1WithFastLane(serving: ServingContext, serverName: String) -> HTTPServerBuilder {
-        // NIO's parser holds a head up to `headBytes`; `ConnectionGuard` applies the finer limits.
-        let limits = serving.settings.limits
-        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
-            maxHeaderFieldSize: limits.headBytes, maxHeaderListSize: limits.headBytes, maxHeaderFieldCount: limits.headerFields * 2)
-        return HTTPServerBuilder { responder in
-            FastLaneHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(httpDecoderConfiguration: decoder)),
-                                 serving: serving, serverName: serverName)
+        // The decoder Hummingbird configures is replaced by `ConnectionGuard.makeDecoder`.
+        HTTPServerBuilder { responder in
+            FastLaneHTTP1Channel(http1: HTTP1Channel(responder: responder), serving: serving, serverName: serverName)
         }
     }
 }
@@ -133,19 +141,19 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Requests the router records answers for: a plain GET, without conditions (`If-None-Match`
-    /// gets its 304 from the router), without `Connection` (the router closes when asked) and
-    /// without `Origin` (a cross-origin answer is for its origin only).
+    /// and `If-Match` get their 304 and 412 from the router), without `Connection` (the guard
+    /// closes when asked) and without `Origin` (a cross-origin answer is for its origin only).
     static func isEligible(_ head: HTTPRequest) -> Bool {
-        head.method == .get && head.headerFields[.ifNoneMatch] == nil && head.headerFields[.connection] == nil
-            && head.headerFields[.origin] == nil
+        head.method == .get && head.headerFields[.ifNoneMatch] == nil && head.headerFields[.ifMatch] == nil
+            && head.headerFields[.connection] == nil && head.headerFields[.origin] == nil
     }
 
     /// The same for the fast lane, which also leaves HTTP/1.0 to the router, and targets not in
     /// origin form (`/now?tz=…`), whose path `HTTPTypes` would read differently.
     static func isEligible(_ head: HTTPRequestHead) -> Bool {
         head.method == .GET && head.version == .http1_1 && head.uri.utf8.first == UInt8(ascii: "/")
-            && !head.headers.contains(name: "if-none-match") && !head.headers.contains(name: "connection")
-            && !head.headers.contains(name: "origin")
+            && !head.headers.contains(name: "if-none-match") && !head.headers.contains(name: "if-match")
+            && !head.headers.contains(name: "connection") && !head.headers.contains(name: "origin")
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -154,7 +162,8 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             // A client not reading its answers goes to the router, which waits for the socket
             // to drain instead of queueing answers without bound.
-            if withRouter == 0, context.channel.isWritable, Self.isEligible(head), answer(head.uri, context: context) {
+            if withRouter == 0, context.channel.isWritable, Self.isEligible(head),
+               answer(head.uri, acceptsEncoding: head.headers.contains(name: "accept-encoding"), context: context) {
                 dropping = true
                 return
             }
@@ -173,11 +182,13 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// Writes the recorded answer for `target`, if there is one for this second.
-    private func answer(_ target: String, context: ChannelHandlerContext) -> Bool {
+    /// Writes the recorded answer for `target`, if there is one for this second and the client
+    /// takes it as it is (a client sending `Accept-Encoding` may get a body compressed by the router).
+    private func answer(_ target: String, acceptsEncoding: Bool, context: ChannelHandlerContext) -> Bool {
         let started = ContinuousClock.now
         let second = Int(serving.now.timeIntervalSince1970.rounded(.down))
-        guard let answer = serving.state.fastAnswer(for: target, second: second) else { return false }
+        guard let answer = serving.state.fastAnswer(for: target, second: second),
+              !(acceptsEncoding && answer.head.negotiated) else { return false }
         context.write(wrapOutboundOut(.head(response(answer.head))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

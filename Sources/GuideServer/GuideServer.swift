@@ -102,7 +102,7 @@ struct ServingContext: Sendable {
                 candidate.version = version
             }
         }
-        return rendered.response(for: request)
+        return rendered.response(for: request, gzip: source.gzip)
     }
 }
 

@@ -13,8 +13,11 @@ enum OpenAPIDocument {
         rankings) as a JSON API, iCalendar reminders and feeds, an XMLTV export and a web guide.
         Times are ISO 8601; `tz` (an IANA zone such as `Europe/Madrid`) renders them in that zone and
         reads local `date` and `at` there; the default is UTC. Every 200 carries an `ETag` and a
-        `Cache-Control`; a request with a matching `If-None-Match` gets a 304 without a body. Errors
-        are JSON (`Error`): 400 for a bad parameter, naming it; 404 for an unknown id or route.
+        `Cache-Control`; a request with a matching `If-None-Match` (weak comparison) gets a 304
+        without a body, one whose `If-Match` does not match a 412. Bodies of 1 kB and more are sent
+        gzip-compressed (`Content-Encoding: gzip`, a weak `ETag`) to clients that accept it, with
+        `Vary: Accept-Encoding`. Errors are JSON (`Error`): 400 for a bad parameter, naming it;
+        404 for an unknown id or route.
     servers:
       - url: http://127.0.0.1:8080
     tags:
@@ -618,7 +621,7 @@ enum OpenAPIDocument {
           schema: { type: string }
       headers:
         ETag:
-          description: A digest of the body; send it back in `If-None-Match` to get a 304.
+          description: A digest of the body (`W/"…"` for the gzip-compressed body); send it back in `If-None-Match` to get a 304.
           schema: { type: string }
         CacheControl:
           description: "`public, max-age=N`: 1 s for bodies that show time left, 30 s for lists from now on, 300 s for the rest."

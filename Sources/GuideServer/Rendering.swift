@@ -1,17 +1,21 @@
 import Foundation
 import GuideCore
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// A response body rendered once and served many times: the bytes, their ETag and how long
 /// clients may keep them.
 struct RenderedResponse: Sendable {
     var status: HTTPResponse.Status = .ok
     var contentType: String
-    var body: ByteBuffer
-    var etag: String
+    let body: ByteBuffer
+    let etag: String
     /// Seconds for `Cache-Control: max-age`.
     var maxAge: Int
     var extraHeaders = HTTPFields()
+    /// The body gzip-compressed, made the first time a client accepts it and kept with the body
+    /// (a copy of this value shares it): a body rendered once is compressed once.
+    let compressed = CompressedBody()
 
     init(contentType: String, body: ByteBuffer, maxAge: Int, extraHeaders: HTTPFields = HTTPFields()) {
         self.contentType = contentType
@@ -33,18 +37,104 @@ struct RenderedResponse: Sendable {
         RenderedResponse(contentType: "application/json; charset=utf-8", bytes: try JSONRendering.encode(value, timeZone: timeZone), maxAge: maxAge)
     }
 
-    /// The response for `request`: 304 without a body when the client already holds these bytes.
-    func response(for request: Request) -> Response {
+    /// Bodies smaller than this are sent as they are: compressing them saves less than the gzip
+    /// framing and the second form kept in memory cost.
+    static let compressionThreshold = 1_024
+
+    /// Whether clients may get the body gzip-compressed: text of some size, not already compressed.
+    var isCompressible: Bool {
+        body.readableBytes >= Self.compressionThreshold
+            && (contentType.hasPrefix("text/") || contentType.hasPrefix("application/json") || contentType.hasPrefix("application/xml")
+                || contentType.hasPrefix("application/yaml") || contentType.hasPrefix("audio/x-mpegurl"))
+    }
+
+    /// The response for `request`: 304 without a body when the client already holds these bytes
+    /// (`If-None-Match`, weak comparison), 412 when it asks for other bytes than these
+    /// (`If-Match`, strong comparison), and the body gzip-compressed with `gzip` when the client
+    /// accepts it (`Accept-Encoding`). The compressed form has the weak ETag `W/"…"`, as nginx's
+    /// gzip gives it: the same content, other bytes.
+    func response(for request: Request, gzip: (@Sendable (Data) throws -> Data)? = nil) -> Response {
+        let negotiated = gzip != nil && isCompressible
+        // A compression that fails (it does not, on bytes in memory) leaves the body as it is.
+        let coded = negotiated && request.headers[.acceptEncoding].map(ContentCoding.acceptsGzip) == true
+            ? gzip.flatMap { gzip in try? compressed.get(orMake: { ByteBuffer(bytes: try gzip(Data(body.readableBytesView))) }) }
+            : nil
+        let tag = coded == nil ? etag : "W/" + etag
         var headers = HTTPFields()
-        headers[.eTag] = etag
+        headers[.eTag] = tag
         headers[.cacheControl] = maxAge > 0 ? "public, max-age=\(maxAge)" : "no-cache"
+        if negotiated { headers[.vary] = "Accept-Encoding" }
         headers.append(contentsOf: extraHeaders)
-        if status == .ok, let held = request.headers[.ifNoneMatch], held.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
-            return Response(status: .notModified, headers: headers)
+        if status == .ok {
+            if let condition = request.headers[.ifMatch], !EntityTag.list(condition, contains: tag, weakly: false) {
+                // An error like the others (`no-store`), with the tag the client could ask for.
+                var response = APIError.body(status: .preconditionFailed, message: "If-Match: the current ETag is \(tag)")
+                response.headers[.eTag] = tag
+                return response
+            }
+            if let condition = request.headers[.ifNoneMatch], EntityTag.list(condition, contains: tag, weakly: true) {
+                return Response(status: .notModified, headers: headers)
+            }
         }
+        let sent = coded ?? body
+        if coded != nil { headers[.contentEncoding] = "gzip" }
         headers[.contentType] = contentType
-        headers[.contentLength] = String(body.readableBytes)
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+        headers[.contentLength] = String(sent.readableBytes)
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: sent))
+    }
+}
+
+/// The gzip form of one rendered body, made once, by the first request that wants it; requests
+/// for it meanwhile wait rather than compress it again.
+final class CompressedBody: Sendable {
+    private let stored = NIOLockedValueBox<ByteBuffer?>(nil)
+
+    func get(orMake compress: () throws -> ByteBuffer) rethrows -> ByteBuffer {
+        try stored.withLockedValue { stored in
+            if let stored { return stored }
+            let made = try compress()
+            stored = made
+            return made
+        }
+    }
+}
+
+/// Entity tags in conditional requests (RFC 9110 §8.8.3, §13.1).
+enum EntityTag {
+    /// Whether the field value `list` (`"a", W/"b"` or `*`) names `tag`. Weak comparison takes
+    /// `W/"x"` and `"x"` for the same; strong comparison matches strong tags only.
+    static func list(_ list: String, contains tag: String, weakly: Bool) -> Bool {
+        let (tagIsWeak, opaque) = split(Substring(tag))
+        return list.split(separator: ",").contains { element in
+            let element = element.trimmingCharacters(in: .whitespaces)
+            if element == "*" { return true }
+            let (isWeak, candidate) = split(Substring(element))
+            return candidate == opaque && (weakly || (!isWeak && !tagIsWeak))
+        }
+    }
+
+    private static func split(_ tag: Substring) -> (weak: Bool, opaque: Substring) {
+        tag.hasPrefix("W/") ? (true, tag.dropFirst(2)) : (false, tag)
+    }
+}
+
+/// `Accept-Encoding` (RFC 9110 §12.5.3).
+enum ContentCoding {
+    /// Whether `field` accepts gzip: named (or `x-gzip`), or covered by `*`, with a q above 0.
+    static func acceptsGzip(_ field: String) -> Bool {
+        var gzip: Double?
+        var any: Double?
+        for element in field.split(separator: ",") {
+            let parameters = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parameters.first else { continue }
+            let q = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            switch coding {
+            case "gzip", "x-gzip": gzip = q
+            case "*": any = q
+            default: break
+            }
+        }
+        return (gzip ?? any ?? 0) > 0
     }
 }
 

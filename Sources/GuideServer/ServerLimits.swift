@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 
 /// What one client may ask of the server and how long it may take: past these, a request gets a
 /// JSON error and its connection is closed, or the connection is closed without a word where
@@ -33,6 +34,15 @@ public struct ServerLimits: Sendable, Hashable {
     public var lingerTime: Duration = .seconds(2)
 
     public init() {}
+
+    /// NIO's parser holds a head up to `headBytes`; `ConnectionGuard` applies the finer limits.
+    var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+        var configuration = NIOHTTPDecoderLimitConfiguration()
+        configuration.maxHeaderFieldSize = headBytes
+        configuration.maxHeaderListSize = headBytes
+        configuration.maxHeaderFieldCount = headerFields * 2
+        return configuration
+    }
 
     /// The single-valued parameters some route reads (the query parameters of `/openapi.yaml`
     /// less the lists of ids, `channels` and `programme`, which may repeat; a test holds the two

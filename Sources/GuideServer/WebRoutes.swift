@@ -29,7 +29,7 @@ extension GuideServer {
             guard let asset = WebAssets.files[name] else {
                 throw APIError.notFound("There is no asset \(Quoted(WebLinks.decoded(name))).")
             }
-            return asset.response(for: request)
+            return asset.response(for: request, gzip: serving.source.gzip)
         }
         // Browsers ask for it on every site they open.
         routes.page("/favicon.ico") { request, _ in

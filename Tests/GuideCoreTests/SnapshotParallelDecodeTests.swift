@@ -18,9 +18,9 @@ import TestSupport
 
     @Test func theGoldenGuideDecodesInChunksAsItDoesWhole() throws {
         let whole = try Self.decodedWhole(Self.golden)
-        #expect(whole.programmes.count == 4_002)
+        #expect(whole.programmes.count == 4_010)
         let chunked = try #require(SnapshotCodec.decodeInParallel(Self.golden, programmesPerChunk: 100))
-        #expect(chunked.programmes.count == 4_002)
+        #expect(chunked.programmes.count == 4_010)
         // decodeInParallel leaves the schema as the file says; decode relabels it.
         #expect(try SnapshotCodec.decode(Self.golden, programmesPerChunk: 100) == whole)
         #expect(chunked.programmes == whole.programmes)
@@ -69,8 +69,8 @@ import TestSupport
         let empty = try #require(ProgrammesLayout(Data("{\"programmes\": [ \n ]}".utf8)))
         #expect(empty.elementCount == 0)
         // Small guides are not worth cutting.
-        #expect(SnapshotCodec.decodeInParallel(Self.golden, programmesPerChunk: 2_002)?.programmes.count == nil)
-        #expect(SnapshotCodec.decodeInParallel(Self.golden, programmesPerChunk: 2_001)?.programmes.count == 4_002)
+        #expect(SnapshotCodec.decodeInParallel(Self.golden, programmesPerChunk: 2_006)?.programmes.count == nil)
+        #expect(SnapshotCodec.decodeInParallel(Self.golden, programmesPerChunk: 2_005)?.programmes.count == 4_010)
     }
 
     // MARK: ProgrammeJSONReader

@@ -19,7 +19,7 @@ import TestSupport
         let health = try await server.json("/health")
         #expect(health["status"] as? String == "ok")
         #expect(health["origin"] as? String == "latest.json")
-        #expect(health["programmes"] as? Int == 4_002)
+        #expect(health["programmes"] as? Int == 4_010)
         let status = try await server.terminate()
         #expect(status == 0, "serve should exit 0 after SIGTERM; stderr: \(server.stderr)")
     }
@@ -44,7 +44,7 @@ import TestSupport
         ])
         let health = try await server.waitForHealth { refresh in (refresh["failed"] as? Int ?? 0) >= 1 }
         #expect(health["status"] as? String == "degraded")
-        #expect(health["programmes"] as? Int == 4_002)
+        #expect(health["programmes"] as? Int == 4_010)
         let refresh = try #require(health["refresh"] as? [String: Any])
         #expect((refresh["lastError"] as? String)?.contains("no provider served") == true, "\(refresh)")
         #expect(refresh["lastSuccess"] == nil)

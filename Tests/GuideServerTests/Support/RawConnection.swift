@@ -114,6 +114,8 @@ final class RawConnection: Sendable {
 
 /// One HTTP/1.1 answer as read off the wire.
 struct RawAnswer: Sendable {
+    /// `HTTP/1.1 200 OK`, as sent.
+    var statusLine: String
     var status: Int
     /// Header names lower-cased.
     var headers: [String: String]
@@ -136,7 +138,7 @@ struct RawAnswer: Sendable {
             let length = headers["content-length"].flatMap { Int($0) } ?? 0
             guard rest.distance(from: end.upperBound, to: rest.endIndex) >= length else { break }
             let bodyEnd = rest.index(end.upperBound, offsetBy: length)
-            answers.append(RawAnswer(status: status, headers: headers, body: Array(rest[end.upperBound..<bodyEnd])))
+            answers.append(RawAnswer(statusLine: lines.first ?? "", status: status, headers: headers, body: Array(rest[end.upperBound..<bodyEnd])))
             rest = rest[bodyEnd...]
         }
         return answers

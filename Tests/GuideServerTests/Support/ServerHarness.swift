@@ -95,6 +95,10 @@ struct ServerClient: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Not `HTTPClient.shared`, which asks for gzip as a browser does and inflates what comes:
+    /// the tests read the bytes the server sends. Lives as long as the test process.
+    private static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init())
+
     /// GETs `path` (with its query, sent as written, so tests can send raw and malformed paths).
     func get(_ path: String, headers: [String: String] = [:]) async throws -> ServerResponse {
         try await send(.GET, path, headers: headers)
@@ -104,7 +108,7 @@ struct ServerClient: Sendable {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await Self.http.execute(request, timeout: .seconds(60))
         var collected = try await response.body.collect(upTo: 256 << 20)
         let bytes = collected.readBytes(length: collected.readableBytes) ?? []
         var fields: [String: String] = [:]
