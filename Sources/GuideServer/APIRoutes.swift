@@ -126,7 +126,7 @@ extension GuideServer {
             }
         }
         addAudienceRoutes(to: routes, serving)
-        let openAPI = RenderedResponse(contentType: "application/yaml", bytes: Array(OpenAPIDocument.yaml.utf8), maxAge: APICaching.document)
+        let openAPI = RenderedResponse(contentType: "application/yaml", bytes: OpenAPIDocument.yaml, maxAge: APICaching.document)
         routes.get("/openapi.yaml") { request, _ in openAPI.response(for: request) }
     }
 
