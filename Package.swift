@@ -118,6 +118,8 @@ let package = Package(
 // libFuzzer targets, one per parser of outside input (fuzz/README.md). They exist only when
 // fuzz/run.sh sets TVGUIDE_FUZZ=1 and builds them in .build-fuzz; otherwise the package is unchanged.
 if Context.environment["TVGUIDE_FUZZ"] == "1" {
+    // The router target answers requests in-process, on an EmbeddedChannel.
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore"], path: "fuzz/Support"))
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("xmltv", ["XMLTV"]),
@@ -129,6 +131,9 @@ if Context.environment["TVGUIDE_FUZZ"] == "1" {
         ("config", ["GuideConfig"]),
         ("snapshot", []),
         ("icalendar", ["GuideServer"]),
+        ("router", ["GuideServer", "XMLTV", .product(name: "Yams", package: "Yams"),
+                    .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(
