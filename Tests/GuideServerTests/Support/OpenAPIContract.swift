@@ -16,7 +16,9 @@ struct OpenAPIContract {
     /// Every operation as `GET /channels/{id}/schedule`, the form `GuideServer.routes` lists.
     var operations: [(route: String, path: String, operation: DereferencedOperation)] {
         dereferenced.routes.flatMap { route in
-            route.pathItem.endpoints.map { ("\($0.method.rawValue.uppercased()) \(route.path.rawValue)", route.path.rawValue, $0.operation) }
+            route.pathItem.endpoints.map { endpoint in
+                (route: "\(endpoint.method.rawValue.uppercased()) \(route.path.rawValue)", path: route.path.rawValue, operation: endpoint.operation)
+            }
         }
     }
 
