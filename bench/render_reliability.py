@@ -96,7 +96,8 @@ def summary(part, header, rows):
         values = dict(zip(header, rows[0])) if rows else {}
         return (f"Schemathesis {values.get('schemathesis', '?')}: {as_int(values.get('cases', '0')):,} test cases over "
                 f"{values.get('operations', '?')} operations (up to {values.get('max_examples', '?')} examples each, seed "
-                f"{values.get('seed', '?')}); {values.get('failed_operations', '?')} operations failed.")
+                f"{values.get('seed', '?')}); {values.get('failed_or_errored_cases', '?')} failed or errored, "
+                f"{values.get('failed_operations', '?')} operations failed.")
     if part == "secrets":
         hits = sum(as_int(v) for v in column(header, rows, "key_hits"))
         size = sum(as_int(v) for v in column(header, rows, "bytes"))
