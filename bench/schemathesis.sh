@@ -68,7 +68,7 @@ PY
 # Schemathesis' summary: "Tested: N" under "API Operations:", "N generated, N passed" under "Test cases:".
 tested=$(sed -n 's/^ *Tested: *\([0-9]*\).*/\1/p' "$work/run.log" | tail -1)
 generated=$(grep -A1 '^Test cases:' "$work/run.log" | sed -n 's/^ *\([0-9]*\) generated.*/\1/p' | tail -1)
-problems=$(grep -A1 '^Test cases:' "$work/run.log" | grep -oE '[0-9]+ (failed|errored)' | awk '{n += $1} END {print n + 0}')
+problems=$(grep -A1 '^Test cases:' "$work/run.log" | { grep -oE '[0-9]+ (failed|errored)' || true; } | awk '{n += $1} END {print n + 0}')
 if [[ -n ${RELIABILITY_OUT:-} ]]; then
     mkdir -p "$RELIABILITY_OUT"
     printf 'schemathesis\toperations\tmax_examples\tseed\tcases\tfailed_or_errored_cases\tfailed_operations\tseconds\n' >"$RELIABILITY_OUT/schemathesis.tsv"
