@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Tests only: validates Resources/openapi.yaml and checks real answers against its schemas.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         // The model, provider protocols, chains, normalisation, snapshots and diff. Foundation only.
@@ -71,6 +73,16 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
+        ], resources: [
+            // Text kept as files (lintable, diffable), compiled into the one binary.
+            .embedInCode("Resources/openapi.yaml"),
+            .embedInCode("Resources/guide.css"),
+            .embedInCode("Resources/guide.js"),
+            .embedInCode("Resources/layout.mustache"),
+            .embedInCode("Resources/grid.mustache"),
+            .embedInCode("Resources/channel.mustache"),
+            .embedInCode("Resources/programme.mustache"),
+            .embedInCode("Resources/error.mustache"),
         ]),
         .executableTarget(name: "tvguide", dependencies: [
             "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer", "Scrape",
@@ -98,6 +110,7 @@ let package = Package(
             "GuideServer", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Yams", package: "Yams"),
+            .product(name: "OpenAPIKit", package: "OpenAPIKit"),
         ]),
     ]
 )
@@ -105,6 +118,8 @@ let package = Package(
 // libFuzzer targets, one per parser of outside input (fuzz/README.md). They exist only when
 // fuzz/run.sh sets TVGUIDE_FUZZ=1 and builds them in .build-fuzz; otherwise the package is unchanged.
 if Context.environment["TVGUIDE_FUZZ"] == "1" {
+    // The router target answers requests in-process, on an EmbeddedChannel.
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore"], path: "fuzz/Support"))
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("xmltv", ["XMLTV"]),
@@ -116,6 +131,9 @@ if Context.environment["TVGUIDE_FUZZ"] == "1" {
         ("config", ["GuideConfig"]),
         ("snapshot", []),
         ("icalendar", ["GuideServer"]),
+        ("router", ["GuideServer", "XMLTV", .product(name: "Yams", package: "Yams"),
+                    .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -17,7 +17,9 @@ PARTS = [
      "`tvguide build` killed with SIGKILL at random points while fetching and while writing; after each kill "
      "every store must hold complete data (old or new) and the next run must succeed."),
     ("fuzz", "Fuzzing (libFuzzer + AddressSanitizer)", "FUZZ_SECONDS=300 bench/reliability.sh fuzz",
-     "One target per parser of outside input (`fuzz/README.md`), seeded from `Fixtures/`."),
+     "One target per parser of outside input (`fuzz/README.md`), seeded from `Fixtures/`, and `router`: the "
+     "server's router in-process, each answer checked against `/openapi.yaml`. Rows may come from different "
+     "runs (`FUZZ_TARGETS`); the run column is the latest."),
     ("soak", "Server soak", "SOAK_SECONDS=300 bench/reliability.sh soak",
      "`tvguide serve` on a 300-channel guide under `wrk`, valid and invalid requests mixed, slow clients "
      "alongside; memory sampled before and after."),
@@ -28,6 +30,11 @@ PARTS = [
      "amplification in attributes, billion laughs, a gzip bomb, deep nesting, each followed by a good backup "
      "provider. Each must be refused with a message that names it, the chain going on to the backup, within "
      "64 MB plus 4 times the file's size (110 times for gzip)."),
+    ("schemathesis", "Schemathesis against /openapi.yaml", "bench/reliability.sh schemathesis",
+     "`bench/schemathesis.sh`: Schemathesis makes up requests for every operation of the served `/openapi.yaml` "
+     "(`tvguide serve`, debug build, the default providers.yaml over the golden snapshot) with the checks "
+     "`not_a_server_error`, `response_schema_conformance`, `content_type_conformance` and "
+     "`status_code_conformance`."),
 ]
 
 
@@ -85,6 +92,12 @@ def summary(part, header, rows):
         held = column(header, rows, "held").count("yes")
         peak = max((as_int(v) for v in column(header, rows, "peak_rss_kb")), default=0)
         return f"{len(rows)} hostile files; {held} kept within their memory bound (highest peak {peak // 1024} MB)."
+    if part == "schemathesis":
+        values = dict(zip(header, rows[0])) if rows else {}
+        return (f"Schemathesis {values.get('schemathesis', '?')}: {as_int(values.get('cases', '0')):,} test cases over "
+                f"{values.get('operations', '?')} operations (up to {values.get('max_examples', '?')} examples each, seed "
+                f"{values.get('seed', '?')}); {values.get('failed_or_errored_cases', '?')} failed or errored, "
+                f"{values.get('failed_operations', '?')} operations failed.")
     if part == "secrets":
         hits = sum(as_int(v) for v in column(header, rows, "key_hits"))
         size = sum(as_int(v) for v in column(header, rows, "bytes"))

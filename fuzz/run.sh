@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(xmltv miguiatv tmdb thetvdb scrape-html json-feed config snapshot icalendar)
+ALL_TARGETS=(xmltv miguiatv tmdb thetvdb scrape-html json-feed config snapshot icalendar router)
 SECONDS_PER_TARGET=60
 if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
     SECONDS_PER_TARGET=$1
@@ -29,6 +29,7 @@ max_len() {
     case $1 in
         config|miguiatv|json-feed) echo 8192 ;;
         icalendar) echo 4096 ;;
+        router) echo 1024 ;;
         tmdb|thetvdb|snapshot) echo 40000 ;;
         *) echo 16384 ;;
     esac

@@ -169,6 +169,53 @@ def icalendar_seeds():
     return seeds
 
 
+def openapi():
+    import yaml  # PyYAML, as bench/ uses
+    return yaml.safe_load((ROOT / "Sources" / "GuideServer" / "Resources" / "openapi.yaml").read_text())
+
+
+def parameter_values(parameter, schemas):
+    """Values worth trying for a parameter: its enumeration (the first few), examples, bounds, default."""
+    schema = parameter.get("schema", {})
+    if "$ref" in schema:
+        schema = schemas[schema["$ref"].rsplit("/", 1)[1]]
+    values = [str(value) for value in (schema.get("enum") or [])[:4] + schema.get("examples", [])]
+    values += [str(schema[key]) for key in ("minimum", "maximum", "default") if key in schema]
+    if schema.get("format") == "date":
+        values.append("2026-10-21")
+    return values or ["x"]
+
+
+def router_requests():
+    """A request target per operation, each with its parameters set, then one per parameter value."""
+    document = openapi()
+    components = document["components"]
+    golden, _ = golden_programmes()
+    channel = golden["programmes"][0]["channel"]
+    programme = channel + "@" + golden["programmes"][0]["start"].replace("-", "").replace(":", "")
+    targets = []
+    for path, item in document["paths"].items():
+        parameters = [components["parameters"][p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+                      for p in item["get"].get("parameters", [])]
+        concrete = path.replace("{id}", programme if path.startswith("/programme") else channel).replace("{name}", "guide.css")
+        query = [(p["name"], parameter_values(p, components["schemas"])) for p in parameters if p["in"] == "query"]
+        targets.append(concrete + ("?" + "&".join(f"{name}={values[0]}" for name, values in query) if query else ""))
+        targets += [f"{concrete}?{name}={value}" for name, values in query for value in values[1:3]]
+    return targets
+
+
+def router_dictionary(seeds):
+    document = openapi()
+    tokens = ["?", "&", "=", "%40", "%", "%00", "%C3%B1", "/", ",", "T21:00:00", "Z", "+02:00", "2026-10-21", "@20261021T190000Z"]
+    for path, item in document["paths"].items():
+        tokens += [segment for segment in path.split("/") if segment and not segment.startswith("{")]
+        for parameter in item["get"].get("parameters", []):
+            name = parameter.get("name") or parameter["$ref"].rsplit("/", 1)[1]
+            tokens.append(name + "=")
+    tokens += document["components"]["schemas"]["TimeZoneName"]["enum"][::40]
+    return tokens
+
+
 JSON_TOKENS = ["{", "}", "[", "]", ":", ",", '""', "null", "true", "false", "0", "-1", "1e308", "0.5", '"\\u0000"', '"\\ud800"']
 XML_TOKENS = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!DOCTYPE tv SYSTEM \"xmltv.dtd\">", "<![CDATA[", "]]>", "&amp;",
               "&#x0;", "&#1114111;", "<!ENTITY a \"aaaa\">", "&a;", " +0200", " -0130", "20261025023000", "encoding=\"ISO-8859-1\""]
@@ -216,6 +263,7 @@ TARGETS = {
     "json-feed": (json_feed_seeds, json_dictionary),
     "config": (config_seeds, yaml_dictionary),
     "snapshot": (snapshot_seeds, json_dictionary),
+    "router": (lambda: [target.encode() for target in router_requests()], router_dictionary),
     "icalendar": (icalendar_seeds, lambda seeds: ["\\", ";", ",", "\r\n", "\r", "\n", "\t", "|", "\x7f", "é", "日", "😀",
                                                    SEPARATOR.decode()]),
 }

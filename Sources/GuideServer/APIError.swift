@@ -124,9 +124,21 @@ struct QueryReader {
     /// `tz`: an IANA zone (`Europe/Madrid`) for rendering times; UTC when absent.
     func timeZone() throws -> TimeZone {
         guard let name = string("tz") else { return .gmt }
-        guard let zone = TimeZone(identifier: name) else { throw APIError.badParameter("tz", "\(Quoted(name)) is not a known time zone (e.g. Europe/Madrid)") }
+        return try Self.zone(named: name)
+    }
+
+    /// The zone `tz` names, when it is one of `zoneNames`.
+    static func zone(named name: String) throws -> TimeZone {
+        guard zoneNames.contains(name), let zone = TimeZone(identifier: name) else {
+            throw APIError.badParameter("tz", "\(Quoted(name)) is not a known time zone (e.g. Europe/Madrid)")
+        }
         return zone
     }
+
+    /// The names `tz` takes, the `TimeZoneName` enumeration of openapi.yaml: Foundation's canonical
+    /// zones and `UTC`. `TimeZone(identifier:)` alone also takes aliases, abbreviations (`EST`)
+    /// and offsets (`GMT+1`), which no document could list.
+    static let zoneNames = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
 
     /// A moment: an ISO 8601 time (`2026-10-25T20:00:00Z`, `…+01:00`), or a local time or day
     /// without an offset, read in `timeZone`.

@@ -126,7 +126,7 @@ extension GuideServer {
             }
         }
         addAudienceRoutes(to: routes, serving)
-        let openAPI = RenderedResponse(contentType: "application/yaml", bytes: Array(OpenAPIDocument.yaml.utf8), maxAge: APICaching.document)
+        let openAPI = RenderedResponse(contentType: "application/yaml", bytes: OpenAPIDocument.yaml, maxAge: APICaching.document)
         routes.get("/openapi.yaml") { request, _ in openAPI.response(for: request, gzip: serving.source.gzip) }
     }
 
@@ -155,7 +155,7 @@ extension GuideServer {
                 let from = try query.day("from") ?? to.adding(days: -6)
                 guard from <= to else { throw APIError.badParameter("from", "\(from) is after 'to' (\(to))") }
                 guard to.days(since: from) < APILimits.audienceDays else {
-                    throw APIError.badParameter("to", "at most \(APILimits.audienceDays) days from 'from'")
+                    throw APIError.badParameter("to", "at most \(APILimits.audienceDays - 1) days after 'from' (\(APILimits.audienceDays) days)")
                 }
                 let records = index.snapshot.audiences.filter { (from...to).contains($0.day) }.flatMap(\.records)
                     .sorted { $0.viewers != $1.viewers ? $0.viewers > $1.viewers : ($0.day != $1.day ? $0.day < $1.day : AudienceRecord.ranksBefore($0, $1)) }

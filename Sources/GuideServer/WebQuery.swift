@@ -16,10 +16,7 @@ struct WebQuery {
         reader = QueryReader(request)
         zoneParameter = reader.string("tz")
         if let name = zoneParameter {
-            guard let zone = TimeZone(identifier: name) else {
-                throw APIError.badParameter("tz", "\(Quoted(name)) is not a known time zone (e.g. Europe/Madrid)")
-            }
-            self.zone = zone
+            zone = try QueryReader.zone(named: name)
         } else {
             zone = Self.defaultZone
         }

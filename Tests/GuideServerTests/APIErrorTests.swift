@@ -33,7 +33,7 @@ import Testing
         ("/search?q=%20%20", "parameter 'q': the text to search for is required"),
         ("/audiences?date=20-10-2026", "parameter 'date': '20-10-2026' is not a date (YYYY-MM-DD)"),
         ("/audiences/top?from=2026-10-20&to=2026-10-07", "parameter 'from': 2026-10-20 is after 'to' (2026-10-07)"),
-        ("/audiences/top?from=2025-01-01&to=2026-10-20", "parameter 'to': at most 366 days from 'from'"),
+        ("/audiences/top?from=2025-01-01&to=2026-10-20", "parameter 'to': at most 365 days after 'from' (366 days)"),
         ("/search?q=" + String(repeating: "a", count: 201), "parameter 'q': at most 200 characters"),
     ]
 

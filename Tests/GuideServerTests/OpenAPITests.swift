@@ -1,38 +1,38 @@
 import Foundation
 import GuideCore
 import GuideServer
+import OpenAPIKit
 import Testing
-import Yams
 
-/// `/openapi.yaml` parses, describes exactly the routes the server registers, and its schemas
-/// name the fields the JSON routes really answer with.
+/// `/openapi.yaml` is a valid OpenAPI 3.1 document (OpenAPIKit), describes exactly the routes the
+/// server registers, and real answers conform to it.
 @Suite struct OpenAPITests {
-    static let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
-
-    @Test func theDocumentIsOpenAPI31ServedAsYAML() async throws {
+    @Test func theDocumentIsValidOpenAPI31ServedAsYAML() async throws {
         try await ServerHarness.run { client in
             let response = try await client.get("/openapi.yaml")
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/yaml")
             #expect(response.headers["etag"] != nil)
-            let document = try Self.parse(response.text)
-            let version = try #require(document["openapi"] as? String)
-            #expect(version.hasPrefix("3.1."))
-            #expect((document["info"] as? [String: Any])?["title"] as? String == "tvguide")
+            // The file as written, not a re-encoding of it.
+            #expect(response.body == (try Data(contentsOf: Self.file)))
+            let contract = try OpenAPIContract(yaml: response.text)
+            #expect(contract.document.openAPIVersion.rawValue.hasPrefix("3.1."))
+            #expect(contract.document.info.title == "tvguide")
+            // The default validations (references resolve, ids unique…) and the ones OpenAPIKit
+            // leaves out by default that a served API needs.
+            let validator = Validator()
+                .validating(\.documentContainsPaths, \.pathsContainOperations, \.operationsContainResponses, \.pathParametersAreDefined)
+            try contract.document.validate(using: validator)
+            for (route, _, operation) in contract.operations {
+                #expect(operation.responses[.status(code: 200)] != nil, "\(route) has no 200")
+            }
         }
     }
 
-    /// Fails until every helper's routes are registered: the document lists the agreed route map.
     @Test func pathsAndMethodsAreExactlyTheRoutesServed() async throws {
         try await ServerHarness.run { client in
-            let document = try Self.parse(try await client.get("/openapi.yaml").text)
-            let paths = try #require(document["paths"] as? [String: Any])
-            var described: Set<String> = []
-            for (path, item) in paths {
-                for method in (item as? [String: Any] ?? [:]).keys where Self.methods.contains(method) {
-                    described.insert("\(method.uppercased()) \(path)")
-                }
-            }
+            let contract = try OpenAPIContract(yaml: try await client.get("/openapi.yaml").text)
+            let described = Set(contract.operations.map(\.route))
             let served = Set(client.routes)
             #expect(served.count == client.routes.count, "a route is registered twice")
             #expect(described.subtracting(served).sorted() == [], "described but not served")
@@ -40,113 +40,90 @@ import Yams
         }
     }
 
-    @Test func everyReferenceResolvesAndEveryPathParameterIsDeclared() async throws {
-        let document = try await Self.servedDocument()
-        var references: [String] = []
-        Self.collectReferences(document, into: &references)
-        #expect(references.count > 50)
-        for reference in Set(references) {
-            #expect(Self.resolve(reference, in: document) != nil, "\(reference) does not resolve")
-        }
-        let paths = try #require(document["paths"] as? [String: [String: Any]])
-        for (path, item) in paths {
-            let templated = Set(path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
-            for (method, operation) in item where Self.methods.contains(method) {
-                let parameters = ((operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? []).map { Self.dereference($0, in: document) }
-                let declared = Set(parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
-                #expect(declared == templated, "\(method) \(path)")
-                let responses = (operation as? [String: Any])?["responses"] as? [String: Any]
-                #expect(responses?["200"] != nil, "\(method) \(path) has no 200")
+    /// `tz` takes what `TimeZoneName` lists: Foundation's canonical zones and UTC, every one of
+    /// them, and nothing else (no alias, abbreviation or offset that the document could not list).
+    @Test func timeZoneNamesAreExactlyTheZonesTheServerTakes() async throws {
+        try await ServerHarness.run { client in
+            let contract = try OpenAPIContract(yaml: try await client.get("/openapi.yaml").text)
+            let schema = try #require(contract.document.components.schemas["TimeZoneName"])
+            let listed = Set((schema.allowedValues ?? []).compactMap { $0.value as? String })
+            #expect(listed == Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"]), "regenerate TimeZoneName's enum from TimeZone.knownTimeZoneIdentifiers")
+            for name in listed.sorted() {
+                let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+                #expect(try await client.get("/now?limit=1&tz=\(encoded)").status == 200, "\(name)")
+            }
+            for name in ["US/Eastern", "Etc/GMT+1", "EST", "GMT+1", "GMT+0100", "europe/madrid", "Mars/Olympus"] {
+                let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+                #expect(try await client.get("/now?tz=\(encoded)").status == 400, "\(name)")
+                #expect(try await client.get("/?tz=\(encoded)").status == 400, "\(name)")
             }
         }
     }
 
-    /// A real answer of each JSON route against its documented schema: every field answered is
-    /// described, and every required field is answered.
+    /// A real answer of each route against its documented status, content type and schema.
     static let samples = [
-        ("/channels", "/channels"), ("/lineups", "/lineups"), ("/now", "/now"), ("/grid", "/grid"),
-        ("/channels/La1.es/schedule", "/channels/{id}/schedule"), ("/programmes/BeMad.es@20261021T200000Z", "/programmes/{id}"),
-        ("/programmes/BeMad.es@20261021T200000Z/airings", "/programmes/{id}/airings"), ("/upcoming", "/upcoming"),
-        ("/search?q=matrix", "/search"), ("/audiences", "/audiences"), ("/audiences/top", "/audiences/top"), ("/health", "/health"),
+        "/channels", "/lineups", "/now", "/grid", "/channels/La1.es/schedule", "/programmes/BeMad.es@20261021T200000Z",
+        "/programmes/BeMad.es@20261021T200000Z/airings", "/upcoming", "/search?q=matrix", "/audiences", "/audiences/top",
+        "/health", "/metrics", "/openapi.yaml", "/reminders.ics?programme=BeMad.es@20261021T200000Z", "/calendar.ics?kind=movie",
+        "/xmltv.xml", "/xmltv.xml.gz", "/", "/channel/La1.es", "/programme/BeMad.es@20261021T200000Z", "/assets/guide.css",
+        "/assets/guide.js", "/channels?limit=0", "/channels/Nope.es/schedule", "/channel/Nope.es", "/assets/nope.css",
+        "/grid?tz=Nowhere", "/?hours=99", "/playlist.m3u",
     ]
 
-    @Test func answersMatchTheirSchemas() async throws {
+    @Test func answersConformToTheDocument() async throws {
         try await ServerHarness.run(settings: ServerSettings(port: 0, lineups: ["main": ["La1.es"]])) { client in
-            let document = try Self.parse(try await client.get("/openapi.yaml").text)
-            for (request, path) in Self.samples {
-                let operation = try #require(((document["paths"] as? [String: Any])?[path] as? [String: Any])?["get"] as? [String: Any])
-                let ok = try #require((operation["responses"] as? [String: Any])?["200"] as? [String: Any])
-                let content = try #require((ok["content"] as? [String: Any])?["application/json"] as? [String: Any], "\(path)")
-                let schema = try #require(content["schema"] as? [String: Any])
-                let (properties, required) = Self.fields(of: schema, in: document)
-                let body = try await client.get(request).object()
-                #expect(Set(body.keys).subtracting(properties).sorted() == [], "\(request): fields not described")
-                #expect(required.subtracting(body.keys).sorted() == [], "\(request): required fields missing")
-                // One level down: a list's items.
-                if let item = (body["items"] as? [[String: Any]])?.first {
-                    let itemSchema = try #require(Self.itemSchema(of: schema, in: document), "\(path)")
-                    let (itemProperties, itemRequired) = Self.fields(of: itemSchema, in: document)
-                    #expect(Set(item.keys).subtracting(itemProperties).sorted() == [], "\(request): item fields not described")
-                    #expect(itemRequired.subtracting(item.keys).sorted() == [], "\(request): item required fields missing")
-                }
+            let contract = try OpenAPIContract(yaml: try await client.get("/openapi.yaml").text)
+            var statuses: Set<Int> = []
+            for request in Self.samples {
+                let path = String(request.prefix { $0 != "?" })
+                let operation = try #require(contract.operation(matching: path), "\(request) matches no path")
+                let response = try await client.get(request)
+                statuses.insert(response.status)
+                #expect(OpenAPIContract.violations(of: response, to: operation) == [], "\(request)")
             }
+            // The samples reach answers and refusals alike.
+            #expect(statuses.isSuperset(of: [200, 400, 404]))
         }
     }
 
-    // MARK: - Reading the document
-
-    static func servedDocument() async throws -> [String: Any] {
-        try parse(try await ServerHarness.run { client in try await client.get("/openapi.yaml").text })
-    }
-
-    static func parse(_ text: String) throws -> [String: Any] {
-        guard let document = try Yams.load(yaml: text) as? [String: Any] else { throw HarnessError("not a YAML mapping") }
-        return document
-    }
-
-    static func collectReferences(_ node: Any, into references: inout [String]) {
-        if let mapping = node as? [String: Any] {
-            if let reference = mapping["$ref"] as? String { references.append(reference) }
-            for value in mapping.values { collectReferences(value, into: &references) }
-        } else if let sequence = node as? [Any] {
-            for value in sequence { collectReferences(value, into: &references) }
+    /// The checker itself: answers that break the document are caught.
+    @Test func theConformanceCheckFindsWhatIsWrong() async throws {
+        try await ServerHarness.run { client in
+            let contract = try OpenAPIContract(yaml: try await client.get("/openapi.yaml").text)
+            let channels = try #require(contract.operation(matching: "/channels"))
+            let json = ["content-type": "application/json"]
+            func check(_ status: Int, _ headers: [String: String], _ body: String) -> [String] {
+                OpenAPIContract.violations(of: ServerResponse(status: status, headers: headers, body: Data(body.utf8)), to: channels)
+            }
+            let page = #"{"total":1,"offset":0,"limit":100,"items":[{"id":"La1.es","name":"La 1"}]}"#
+            #expect(check(200, json, page) == [])
+            #expect(check(200, json, page.replacingOccurrences(of: #""name":"La 1""#, with: #""name":1"#)) != [])
+            #expect(check(200, json, page.replacingOccurrences(of: #","name":"La 1""#, with: "")) != [])
+            #expect(check(200, json, page.replacingOccurrences(of: #""name":"La 1""#, with: #""name":"La 1","extra":true"#)) != [])
+            #expect(check(200, ["content-type": "text/html"], page) != [])
+            #expect(check(418, json, #"{"error":{"status":418,"message":"teapot"}}"#) != [])
+            #expect(check(500, json, #"{"error":{"status":500,"message":"internal error"}}"#) != [])
+            #expect(check(400, json, #"{"error":{"status":400,"message":"bad"}}"#) == [])
+            #expect(check(400, json, #"{"error":{"status":"400","message":"bad"}}"#) != [])
+            #expect(check(304, [:], "") == [])
+            #expect(check(304, [:], "body") != [])
         }
     }
 
-    static func resolve(_ reference: String, in document: [String: Any]) -> [String: Any]? {
-        guard reference.hasPrefix("#/") else { return nil }
-        var node: Any = document
-        for key in reference.dropFirst(2).split(separator: "/") {
-            guard let next = (node as? [String: Any])?[String(key)] else { return nil }
-            node = next
-        }
-        return node as? [String: Any]
-    }
+    static let file = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/GuideServer/Resources/openapi.yaml")
+}
 
-    static func dereference(_ node: [String: Any], in document: [String: Any]) -> [String: Any] {
-        guard let reference = node["$ref"] as? String, let target = resolve(reference, in: document) else { return node }
-        return dereference(target, in: document)
-    }
-
-    /// The properties and required fields of an object schema, through `$ref` and `allOf`.
-    static func fields(of schema: [String: Any], in document: [String: Any]) -> (properties: Set<String>, required: Set<String>) {
-        let schema = dereference(schema, in: document)
-        var properties = Set((schema["properties"] as? [String: Any] ?? [:]).keys)
-        var required = Set(schema["required"] as? [String] ?? [])
-        for part in schema["allOf"] as? [[String: Any]] ?? [] {
-            let (partProperties, partRequired) = fields(of: part, in: document)
-            properties.formUnion(partProperties)
-            required.formUnion(partRequired)
-        }
-        return (properties, required)
-    }
-
-    /// The schema of `items` in a page schema.
-    static func itemSchema(of schema: [String: Any], in document: [String: Any]) -> [String: Any]? {
-        let schema = dereference(schema, in: document)
-        if let items = ((schema["properties"] as? [String: Any])?["items"] as? [String: Any])?["items"] as? [String: Any] {
-            return items
-        }
-        return (schema["allOf"] as? [[String: Any]] ?? []).lazy.compactMap { itemSchema(of: $0, in: document) }.first
+extension OpenAPIContract {
+    /// The GET operation whose path template matches a concrete path (`{id}` one segment).
+    func operation(matching path: String) -> DereferencedOperation? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return dereferenced.routes.first { route in
+            let template = route.path.rawValue.split(separator: "/", omittingEmptySubsequences: false)
+            return template.count == segments.count
+                && zip(template, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+                && route.pathItem.get != nil
+        }?.pathItem.get
     }
 }
