@@ -150,17 +150,9 @@ import Testing
     /// Only a parameter some route reads once is refused when repeated, so the list of them must
     /// be every query parameter the OpenAPI document describes but the lists of ids.
     @Test func singleValuedParametersAreTheDescribedOnesButTheLists() async throws {
-        let document = try await OpenAPITests.servedDocument()
-        let paths = try #require(document["paths"] as? [String: [String: Any]])
-        var described: Set<String> = []
-        for item in paths.values {
-            for (method, operation) in item where OpenAPITests.methods.contains(method) {
-                for parameter in (operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? [] {
-                    let parameter = OpenAPITests.dereference(parameter, in: document)
-                    if parameter["in"] as? String == "query", let name = parameter["name"] as? String { described.insert(name) }
-                }
-            }
-        }
+        let yaml = try await ServerHarness.run { client in try await client.get("/openapi.yaml").text }
+        let contract = try OpenAPIContract(yaml: yaml)
+        let described = Set(contract.operations.flatMap { $0.operation.parameters.filter { $0.location == .query }.map(\.name) })
         let lists: Set<String> = ["channels", "programme"]
         #expect(described.isSuperset(of: lists))
         #expect(Set(ServerLimits.singleValuedParameters.map(String.init)) == described.subtracting(lists))

@@ -10,7 +10,9 @@ import Testing
 /// and content type, a body that conforms. Seeded, so a failure names a request that fails again;
 /// `fuzz/router` runs the same idea unbounded under libFuzzer.
 @Suite struct RequestFuzzTests {
-    static let casesPerOperation = 40
+    /// Enough to reach every status of every operation in a few seconds; `fuzz/router` runs the
+    /// same idea for as long as it is given.
+    static let casesPerOperation = 12
 
     @Test func madeUpRequestsGetDocumentedAnswers() async throws {
         try await ServerHarness.run(settings: ServerSettings(port: 0, lineups: ["main": ["La1.es", "Antena3.es"]])) { client in
@@ -29,7 +31,7 @@ import Testing
             }
             #expect(failures == [])
             // The generator reaches both sides: answers and refusals.
-            #expect(statuses[200, default: 0] > 100 && statuses[400, default: 0] > 100 && statuses[404, default: 0] > 10, "\(statuses.sorted { $0.key < $1.key })")
+            #expect(statuses[200, default: 0] > 60 && statuses[400, default: 0] > 30 && statuses[404, default: 0] > 10, "\(statuses.sorted { $0.key < $1.key })")
         }
     }
 }

@@ -85,6 +85,7 @@ enum RouterFuzz {
         case "application/gzip": return starts("\u{1F}") && body.dropFirst().first == 0x8B ? nil : "not gzip"
         case "application/yaml": return body == OpenAPIDocument.yaml ? nil : "not the document"
         case "audio/x-mpegurl": return starts("#EXTM3U") ? nil : "not an M3U playlist"
+        case "image/vnd.microsoft.icon": return body.starts(with: [0, 0, 1, 0]) ? nil : "not an ICO file"
         default: return String(validating: body, as: UTF8.self) == nil || body.isEmpty ? "empty, or not UTF-8" : nil
         }
     }

@@ -76,6 +76,8 @@ enum BodyCheck {
             return body.starts(with: [0x1F, 0x8B]) ? [] : ["not gzip"]
         case "application/yaml":
             return (try? Yams.load(yaml: String(decoding: body, as: UTF8.self))) is [String: Any] ? [] : ["not a YAML mapping"]
+        case "image/vnd.microsoft.icon":
+            return body.starts(with: [0, 0, 1, 0]) ? [] : ["not an ICO file"]
         case "audio/x-mpegurl":
             return body.starts(with: Data("#EXTM3U".utf8)) ? [] : ["not an M3U playlist"]
         case "text/plain", "text/css", "text/javascript":
