@@ -186,10 +186,33 @@ struct GrabCommand: AsyncParsableCommand {
               let to = calendar.date(byAdding: .day, value: days, to: from) else {
             throw ValidationError("--offset \(offset) --days \(days) is outside the calendar")
         }
-        let snapshot = try await build(configuration, window: TimeWindow(from: from, to: to))
-        let programmes = snapshot.programmes.filter { $0.start >= from && $0.start < to && chosen?.contains($0.channel) ?? true }
+        // A day past the last asked: an airing that the next day's first one starts inside is cut
+        // here as a grab of that next day sees it, so that grabs of adjacent days concatenate.
+        let snapshot = try await build(configuration, window: TimeWindow(from: from, to: to.addingTimeInterval(86_400)))
+        let programmes = Self.oneAtATime(snapshot.programmes)
+            .filter { $0.start >= from && $0.start < to && chosen?.contains($0.channel) ?? true }
         // The writer leaves out a channel without programmes in these days: tv_validate_file counts it as an error.
         try emit(XMLTVWriter.write(channels: snapshot.channels, programmes: programmes, info: Self.xmltvInfo))
+    }
+
+    /// A grab feeds a player's grid, and tv_validate_grabber's tv_sort step refuses overlapping
+    /// airings (the guide keeps them, as XMLTV allows): each channel one airing at a time, as the
+    /// web grid shows it, resolved over the whole guide so that grabs of adjacent days agree.
+    static func oneAtATime(_ programmes: [Programme]) -> [Programme] {
+        var result: [Programme] = []
+        result.reserveCapacity(programmes.count)
+        var start = programmes.startIndex
+        while start < programmes.endIndex {
+            let channel = programmes[start].channel
+            let end = programmes[start...].firstIndex { $0.channel != channel } ?? programmes.endIndex
+            for shown in OneAtATime.resolve(programmes[start..<end]) {
+                var programme = shown.programme
+                if programme.stop != nil { programme.stop = shown.end }
+                result.append(programme)
+            }
+            start = end
+        }
+        return result
     }
 
     /// No date on `<tv>`: two grabs of the same days give the same bytes, which is what lets
