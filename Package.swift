@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Every target, tests and fuzz targets included: a member (method, property, operator) is visible
+// only through a module the file imports itself, so each file's imports say what it depends on.
+let strictImports: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "tvguide",
     platforms: [.macOS(.v14)],
@@ -10,10 +14,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // The HTTP client's gzip decoder: its ratio-limit error, told apart from a cut connection.
+        // The HTTP client's gzip decoder: its ratio-limit error, told apart from a cut connection;
+        // the server's HTTP/1 ↔ HTTPTypes conversion on its fast lane.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -24,19 +31,21 @@ let package = Package(
     ],
     targets: [
         // The model, provider protocols, chains, normalisation, snapshots and diff. Foundation only.
-        .target(name: "GuideCore"),
+        .target(name: "GuideCore", swiftSettings: strictImports),
         // providers.yaml → typed configuration.
         .target(name: "GuideConfig", dependencies: [
             "GuideCore",
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ], swiftSettings: strictImports),
         // Implements GuideCore's HTTPTransport: the live client (retries, 429, conditional GET, on-disk cache) and the replay transport.
         .target(name: "GuideTransport", dependencies: [
             "GuideCore",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: strictImports),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -48,26 +57,32 @@ let package = Package(
             providers: [.apt(["libjq-dev"])]
         ),
         .target(name: "XMLTV", dependencies: ["GuideCore", "CLibXML2"],
-                path: "Sources/Providers/XMLTV"),
+                path: "Sources/Providers/XMLTV", swiftSettings: strictImports),
         .target(name: "MiGuiaTV", dependencies: ["GuideCore"],
-                path: "Sources/Providers/MiGuiaTV"),
+                path: "Sources/Providers/MiGuiaTV", swiftSettings: strictImports),
         .target(name: "TMDB", dependencies: ["GuideCore"],
-                path: "Sources/Providers/TMDB"),
+                path: "Sources/Providers/TMDB", swiftSettings: strictImports),
         .target(name: "TheTVDB", dependencies: ["GuideCore"],
-                path: "Sources/Providers/TheTVDB"),
+                path: "Sources/Providers/TheTVDB", swiftSettings: strictImports),
         // Sources defined in providers.yaml: HTML pages scraped with XPath, JSON feeds with a field map.
         .target(name: "Scrape", dependencies: ["GuideCore", "CLibXML2", "CLibJQ"],
-                path: "Sources/Providers/Scrape"),
+                path: "Sources/Providers/Scrape", swiftSettings: strictImports),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
             "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: strictImports),
         // `tvguide serve`: the JSON API, the web guide, iCalendar feeds and metrics over the in-memory guide.
         // Knows GuideCore only; the CLI hands it the refresh and the XMLTV export.
         .target(name: "GuideServer", dependencies: [
             "GuideCore",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -83,44 +98,71 @@ let package = Package(
             .embedInCode("Resources/channel.mustache"),
             .embedInCode("Resources/programme.mustache"),
             .embedInCode("Resources/error.mustache"),
-        ]),
+        ], swiftSettings: strictImports),
         .executableTarget(name: "tvguide", dependencies: [
             "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer", "Scrape",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strictImports),
         // bench/audiences.sh's Swift side: the scraper's throughput, the audience product path and the join.
-        .executableTarget(name: "scrape-bench", dependencies: ["Scrape", "XMLTV", "GuideTransport", "GuideCore"], path: "bench/ScrapeBench"),
+        .executableTarget(name: "scrape-bench", dependencies: ["Scrape", "XMLTV", "GuideTransport", "GuideCore"],
+                          path: "bench/ScrapeBench", swiftSettings: strictImports),
 
         .target(name: "TestSupport", dependencies: [
             "GuideCore",
             "GuideTransport",
             .product(name: "Hummingbird", package: "hummingbird"),
-        ], path: "Tests/TestSupport"),
-        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"]),
-        .testTarget(name: "GuideConfigTests", dependencies: ["GuideConfig", "TestSupport"]),
-        .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "TestSupport"]),
-        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GuideTransport", "TestSupport"]),
-        .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideTransport", "TestSupport"]),
-        .testTarget(name: "TMDBTests", dependencies: ["TMDB", "GuideTransport", "TestSupport"]),
-        .testTarget(name: "TheTVDBTests", dependencies: ["TheTVDB", "GuideTransport", "TestSupport"]),
-        .testTarget(name: "ScrapeTests", dependencies: ["Scrape", "GuideTransport", "TestSupport"]),
-        .testTarget(name: "TVGuideKitTests", dependencies: ["TVGuideKit", "TestSupport", "tvguide"]),
-        .testTarget(name: "GuideServerTests", dependencies: [
-            "GuideServer", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/TestSupport", swiftSettings: strictImports),
+        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "GuideConfigTests", dependencies: ["GuideConfig", "GuideCore", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "GuideCore", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GuideCore", "GuideTransport", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideCore", "GuideTransport", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "TMDBTests", dependencies: ["TMDB", "GuideCore", "GuideTransport", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "TheTVDBTests", dependencies: ["TheTVDB", "GuideCore", "GuideTransport", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "ScrapeTests", dependencies: ["Scrape", "GuideCore", "GuideTransport", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "TVGuideKitTests", dependencies: [
+            "TVGuideKit", "GuideCore", "GuideConfig", "GuideTransport", "GuideServer", "TestSupport", "tvguide",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strictImports),
+        .testTarget(name: "GuideServerTests", dependencies: [
+            "GuideServer", "GuideCore", "XMLTV", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
             .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-        ]),
+        ], swiftSettings: strictImports),
     ]
 )
 
 // libFuzzer targets, one per parser of outside input (fuzz/README.md). They exist only when
 // fuzz/run.sh sets TVGUIDE_FUZZ=1 and builds them in .build-fuzz; otherwise the package is unchanged.
 if Context.environment["TVGUIDE_FUZZ"] == "1" {
-    // The router target answers requests in-process, on an EmbeddedChannel.
-    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"))
-    package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore"], path: "fuzz/Support"))
+    // The router target answers requests in-process, on an EmbeddedChannel (swift-nio's NIOEmbedded).
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore"], path: "fuzz/Support",
+                                   swiftSettings: strictImports))
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("xmltv", ["XMLTV"]),
         ("miguiatv", ["MiGuiaTV"]),
@@ -140,6 +182,6 @@ if Context.environment["TVGUIDE_FUZZ"] == "1" {
             name: "fuzz-\(target.name)", dependencies: target.dependencies + ["GuideCore", "FuzzSupport"],
             path: "fuzz/\(target.name)",
             // No main of its own: libFuzzer's main calls LLVMFuzzerTestOneInput.
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+            swiftSettings: strictImports + [.unsafeFlags(["-parse-as-library"])]))
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `${VAR}` and `${VAR:-default}` in string values. Hand-written: the syntax is small and the
 /// rules (what counts as missing, never echoing a value) are ours.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import Logging
 import ServiceLifecycle
 
 /// Rebuilds the guide every `interval` and swaps it in. A failed rebuild keeps the last good

@@ -1,6 +1,7 @@
 import Foundation
 import GuideCore
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// The guide being served and how its refreshes went. A refresh swaps the whole index at once,
 /// so a request sees either the old guide or the new one, never a mix.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 @testable import GuideServer
+import NIOHTTP1
 import Testing
 
 /// CORS only where configured: by default no answer lets another origin read it; configured,

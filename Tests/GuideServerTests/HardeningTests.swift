@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 @testable import GuideServer
 import NIOHTTP1
+import OpenAPIKit
 import Testing
 
 /// The limits of `ServerLimits` on a real server: each refusal is a JSON error with the status

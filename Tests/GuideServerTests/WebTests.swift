@@ -2,6 +2,7 @@ import Foundation
 import GuideConfig
 import GuideCore
 import GuideServer
+import NIOHTTP1
 import Testing
 import TestSupport
 import TVGuideKit

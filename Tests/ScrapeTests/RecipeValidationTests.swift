@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 import Scrape
 import Testing
 

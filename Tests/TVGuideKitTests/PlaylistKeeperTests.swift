@@ -1,6 +1,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideServer
 import Testing
 import TestSupport
 @testable import TVGuideKit

@@ -6,6 +6,8 @@ import AsyncHTTPClient
 import Foundation
 import GuideCore
 import GuideTransport
+import NIOCore
+import NIOHTTP1
 import TVGuideKit
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import GuideCore
 import Hummingbird
+import Logging
 
 /// A request as the loopback server saw it.
 public struct LoopbackRequest: Sendable {
