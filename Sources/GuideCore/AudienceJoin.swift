@@ -31,7 +31,7 @@ public struct AudienceJoin: Sendable {
 
     /// `days` with each record's `programme` set, and how many records have one.
     public func join(_ days: [AudienceDay], to programmes: [Programme]) -> AudienceJoinResult {
-        let guide = GuideIndex(programmes)
+        let guide = ChannelTimelines(programmes)
         let titles = TitleKeys()
         var joined = 0
         var result = days
@@ -139,7 +139,7 @@ enum TitleLikeness: Int, Comparable {
 
 /// The guide's programmes by channel, each channel's sorted by start. Holds indices into the
 /// guide, not copies of its programmes.
-struct GuideIndex {
+struct ChannelTimelines {
     private let byChannel: [String: Timeline]
 
     init(_ programmes: [Programme]) {

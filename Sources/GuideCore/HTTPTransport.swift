@@ -1,7 +1,8 @@
 import Foundation
 
-/// A fetched HTTP response. Header names are lower-cased.
-public struct HTTPResponse: Sendable {
+/// What an `HTTPTransport` fetched (from the network, its cache or a recording). Header names are
+/// lower-cased. Not `HTTPResponse`: that is swift-http-types' message head, which the server uses.
+public struct TransportResponse: Sendable {
     /// Where the body came from, for the run report.
     public enum Origin: String, Sendable, Codable {
         /// Fetched now from the network.
@@ -35,13 +36,13 @@ public struct HTTPResponse: Sendable {
 public protocol HTTPTransport: Sendable {
     /// GETs `url`. Returns a 2xx response; anything else throws a `ProviderError`
     /// (`http`, `timeout`, `unreachable`, `rateLimited`, `notFound` for a missing recording).
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse
     /// POSTs `body` to `url` (a login, say), never from a cache; same errors as `get`.
-    func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse
+    func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse
 }
 
 extension HTTPTransport {
-    public func get(_ url: URL) async throws -> HTTPResponse {
+    public func get(_ url: URL) async throws -> TransportResponse {
         try await get(url, headers: [:])
     }
 }

@@ -77,7 +77,7 @@ public final class LiveTransport: HTTPTransport {
         self.failures = FailureStreak(limit: policy.failFastAfter)
     }
 
-    public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    public func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         let shown = URLRedaction.redacted(url)
         try Self.checkHTTP(url)
 
@@ -118,17 +118,17 @@ public final class LiveTransport: HTTPTransport {
             store(fetched.body, for: url, etag: fetched.headers["etag"],
                   lastModified: fetched.headers["last-modified"], contentType: fetched.headers["content-type"])
         }
-        return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
+        return TransportResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
     }
 
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try Self.checkHTTP(url)
         let fetched = try await permits.withPermit {
             try await failures.counting(url, logger: logger) {
                 try await fetchWithRetries(.POST, url, headers: headers, body: body, acceptNotModified: false)
             }
         }
-        return HTTPResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
+        return TransportResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
     }
 
     private static func checkHTTP(_ url: URL) throws {
@@ -153,12 +153,12 @@ public final class LiveTransport: HTTPTransport {
         }
     }
 
-    private static func response(from entry: HTTPCache.Entry, url: URL, origin: HTTPResponse.Origin) -> HTTPResponse {
+    private static func response(from entry: HTTPCache.Entry, url: URL, origin: TransportResponse.Origin) -> TransportResponse {
         var headers = ["content-length": String(entry.body.count)]
         headers["content-type"] = entry.metadata.contentType
         headers["etag"] = entry.metadata.etag
         headers["last-modified"] = entry.metadata.lastModified
-        return HTTPResponse(status: 200, headers: headers, body: entry.body, url: url, origin: origin)
+        return TransportResponse(status: 200, headers: headers, body: entry.body, url: url, origin: origin)
     }
 
     // MARK: - Attempts and retries

@@ -19,11 +19,11 @@ public struct ReplayTransport: HTTPTransport {
         self.logger = logger
     }
 
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try await get(url, headers: headers)
     }
 
-    public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    public func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         let shown = URLRedaction.redacted(url)
         guard let relative = RecordingLayout.relativePath(for: url, under: baseURL) else {
             throw ProviderError.notFound(
@@ -37,7 +37,7 @@ public struct ReplayTransport: HTTPTransport {
             throw ProviderError.notFound("no recording for \(shown) (looked for \(file.path))")
         }
         logger.debug("replay", metadata: ["url": "\(shown)", "file": "\(relative)"])
-        return HTTPResponse(
+        return TransportResponse(
             status: 200,
             headers: ["content-type": RecordingLayout.contentType(forFileName: relative), "content-length": String(body.count)],
             body: body,

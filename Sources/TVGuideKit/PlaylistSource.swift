@@ -25,7 +25,7 @@ public struct PlaylistSource: Sendable {
     public func load() async throws(PlaylistReadError) -> Playlist {
         let data: Data
         if let transport {
-            let response: HTTPResponse
+            let response: TransportResponse
             do {
                 response = try await transport.get(location)
             } catch {

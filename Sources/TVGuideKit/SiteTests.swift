@@ -172,15 +172,15 @@ struct RecordedResponses: HTTPTransport {
         self.files = files
     }
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         try answer(url, key: url.absoluteString)
     }
 
-    func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+    func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try answer(url, key: "POST \(url.absoluteString)")
     }
 
-    private func answer(_ url: URL, key: String) throws -> HTTPResponse {
+    private func answer(_ url: URL, key: String) throws -> TransportResponse {
         guard let file = files[key] ?? files[url.absoluteString] else {
             throw ProviderError.notFound("no recording for \(key) (add it under responses in tests.yaml)")
         }
@@ -191,6 +191,6 @@ struct RecordedResponses: HTTPTransport {
         case "xml": "application/xml"
         default: "application/octet-stream"
         }
-        return HTTPResponse(status: 200, headers: ["content-type": type], body: body, url: url, origin: .replay)
+        return TransportResponse(status: 200, headers: ["content-type": type], body: body, url: url, origin: .replay)
     }
 }

@@ -75,12 +75,12 @@ struct CountingTransport: HTTPTransport {
     let inner: any HTTPTransport
     let timing: ProviderTiming
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         await timing.countReplayed()
         return try await inner.get(url, headers: headers)
     }
 
-    func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+    func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         await timing.countReplayed()
         return try await inner.post(url, headers: headers, body: body)
     }

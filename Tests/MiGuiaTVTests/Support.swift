@@ -17,13 +17,13 @@ struct FixtureTransport: GetOnlyTransport {
         folder = Fixtures.url(relativeFolder)
     }
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         await log.append(url)
         let prefix = apiBase.absoluteString
         guard url.absoluteString.hasPrefix(prefix) else { throw ProviderError.notFound(url.absoluteString) }
         let file = folder.appendingPathComponent(String(url.absoluteString.dropFirst(prefix.count)))
         guard let body = try? Data(contentsOf: file) else { throw ProviderError.notFound(url.absoluteString) }
-        return HTTPResponse(status: 200, body: body, url: url, origin: .replay)
+        return TransportResponse(status: 200, body: body, url: url, origin: .replay)
     }
 }
 
@@ -39,8 +39,8 @@ struct ScriptedTransport: GetOnlyTransport {
         self.init { _ in Data(json.utf8) }
     }
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
-        HTTPResponse(status: 200, body: try answer(url), url: url)
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
+        TransportResponse(status: 200, body: try answer(url), url: url)
     }
 }
 

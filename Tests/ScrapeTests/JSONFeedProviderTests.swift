@@ -330,9 +330,9 @@ private struct StaticTransport: GetOnlyTransport {
         self.body = body
     }
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         await log.append(url)
-        return HTTPResponse(status: 200, body: Data(body.utf8), url: url)
+        return TransportResponse(status: 200, body: Data(body.utf8), url: url)
     }
 
     actor URLs {

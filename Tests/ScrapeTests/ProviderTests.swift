@@ -228,14 +228,14 @@ struct ProviderTests {
 struct PageTransport: GetOnlyTransport {
     let page: Data
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
-        HTTPResponse(status: 200, body: page, url: url)
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
+        TransportResponse(status: 200, body: page, url: url)
     }
 }
 
 /// A transport for tests that must not fetch: any request is an error the test would see.
 struct GuardTransport: GetOnlyTransport {
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         throw ProviderError.notConfigured("unexpected request for \(url)")
     }
 

@@ -6,7 +6,7 @@ import GuideCore
 public protocol GetOnlyTransport: HTTPTransport {}
 
 extension GetOnlyTransport {
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         throw ProviderError.notConfigured("this test transport answers GET only, not POST \(url)")
     }
 }

@@ -151,11 +151,11 @@ actor CountingTransport: GetOnlyTransport {
         self.body = body
     }
 
-    func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         requests += 1
         // Long enough for every concurrent caller to arrive while the first fetch is under way.
         try await Task.sleep(for: .milliseconds(50))
-        return HTTPResponse(status: 200, body: body, url: url)
+        return TransportResponse(status: 200, body: body, url: url)
     }
 }
 

@@ -14,12 +14,12 @@ public struct FuzzTransport: HTTPTransport {
         self.contentType = contentType
     }
 
-    public func get(_ url: URL, headers: [String: String]) async throws -> HTTPResponse {
+    public func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         guard let body = answer(url) else { throw ProviderError.http(status: 404, url: url.absoluteString) }
-        return HTTPResponse(status: 200, headers: contentType.map { ["Content-Type": $0] } ?? [:], body: body, url: url)
+        return TransportResponse(status: 200, headers: contentType.map { ["Content-Type": $0] } ?? [:], body: body, url: url)
     }
 
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> HTTPResponse {
+    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try await get(url, headers: headers)
     }
 }

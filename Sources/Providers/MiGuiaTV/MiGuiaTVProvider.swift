@@ -64,7 +64,7 @@ public struct MiGuiaTVProvider: GuideProvider {
     }
 
     private func fetch<Body: Decodable>(_ type: Body.Type, from url: URL) async throws -> Body {
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.get(url)
         } catch let error as ProviderError {

@@ -266,7 +266,7 @@ final class ExtractorPool: @unchecked Sendable {
 
     /// The rows of a fetched page, counted in `tally`; a page that does not fit the recipe is
     /// `malformed` naming its URL.
-    func extract(_ response: HTTPResponse, from url: URL, countingIn tally: ScrapeTally) async throws -> ScrapeResult {
+    func extract(_ response: TransportResponse, from url: URL, countingIn tally: ScrapeTally) async throws -> ScrapeResult {
         let result: ScrapeResult
         do {
             result = try extract(from: response.body, contentType: response.headers["content-type"])

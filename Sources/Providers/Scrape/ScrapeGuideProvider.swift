@@ -64,7 +64,7 @@ public struct ScrapeGuideProvider: GuideProvider {
             guard let url = template.url(day: day, channel: channel.providerID) else {
                 throw ProviderError.notConfigured("\(id): no URL for \(day)")
             }
-            let response: HTTPResponse
+            let response: TransportResponse
             do {
                 response = try await transport.page(url)
             } catch let error as ProviderError where day > first && error.isMissingPage {

@@ -53,7 +53,7 @@ actor ScrapeTally {
 
 extension HTTPTransport {
     /// GETs a page for a scrape recipe; any error becomes a `ProviderError`.
-    func page(_ url: URL) async throws -> HTTPResponse {
+    func page(_ url: URL) async throws -> TransportResponse {
         do {
             return try await get(url)
         } catch let error as CancellationError {

@@ -223,7 +223,7 @@ public struct TMDBProvider: MetadataProvider {
         }
         let url = QueryEncoding.url(baseURL, path: path, query: items)
 
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.get(url, headers: headers)
         } catch let error as CancellationError {

@@ -8,7 +8,7 @@ actor TMDBSharedState {
     private var configuration: Task<TMDBImageBase, any Error>?
     private var details: [String: Task<TMDBDetails, any Error>] = [:]
     private var rejection: ProviderError?
-    private var answered: [HTTPResponse.Origin: Int] = [:]
+    private var answered: [TransportResponse.Origin: Int] = [:]
     private var failed = 0
 
     /// The image base, from the first successful `fetch`; lookups arriving while it runs share
@@ -48,7 +48,7 @@ actor TMDBSharedState {
         if let rejection { throw rejection }
     }
 
-    func answered(from origin: HTTPResponse.Origin) {
+    func answered(from origin: TransportResponse.Origin) {
         answered[origin, default: 0] += 1
     }
 

@@ -168,7 +168,7 @@ public actor TheTVDBProvider: MetadataProvider {
     private var rejection: ProviderError { apiKey == nil ? Self.keyMissing : Self.rejected }
 
     /// A GET with the bearer token; on a 401 the token is renewed and the request repeated once.
-    private func authorizedGet(_ url: URL) async throws -> HTTPResponse {
+    private func authorizedGet(_ url: URL) async throws -> TransportResponse {
         let used = try await validToken()
         do {
             return try await get(url, token: used)
@@ -183,7 +183,7 @@ public actor TheTVDBProvider: MetadataProvider {
         }
     }
 
-    private func get(_ url: URL, token: TheTVDBToken) async throws -> HTTPResponse {
+    private func get(_ url: URL, token: TheTVDBToken) async throws -> TransportResponse {
         usage.requests += 1
         do {
             let response = try await transport.get(url, headers: [
@@ -213,7 +213,7 @@ public actor TheTVDBProvider: MetadataProvider {
         let url = QueryEncoding.url(baseURL, path: "login")
         let body = try LoginRequest(apikey: apiKey ?? "", pin: pin.flatMap { $0.isEmpty ? nil : $0 }).encoded()
         usage.logins += 1
-        let response: HTTPResponse
+        let response: TransportResponse
         do {
             response = try await transport.post(url, headers: [
                 "Content-Type": "application/json", "Accept": "application/json",
@@ -241,7 +241,7 @@ public actor TheTVDBProvider: MetadataProvider {
     /// `success`, or (when `required`) one without `data` is `.malformed`, naming the URL and
     /// quoting the envelope's message with `secrets` hidden (a server may echo the request).
     private static func payload<Payload: Decodable>(
-        _ type: Payload.Type, of response: HTTPResponse, url: URL, required: Bool, hiding secrets: [String]
+        _ type: Payload.Type, of response: TransportResponse, url: URL, required: Bool, hiding secrets: [String]
     ) throws -> Payload? {
         let shown = URLRedaction.redacted(url)
         let envelope: Envelope<Payload>
@@ -265,13 +265,13 @@ public actor TheTVDBProvider: MetadataProvider {
 /// What the provider asked, for the run report.
 private struct Usage {
     var requests = 0
-    var origins: [HTTPResponse.Origin: Int] = [:]
+    var origins: [TransportResponse.Origin: Int] = [:]
     var failed = 0
     var logins = 0
 
     var notes: [String] {
         guard requests > 0 || logins > 0 else { return [] }
-        let labels: [(HTTPResponse.Origin, String)] = [
+        let labels: [(TransportResponse.Origin, String)] = [
             (.network, "from the network"), (.cache, "from the cache"), (.revalidated, "revalidated"),
             (.replay, "from recordings"),
         ]

@@ -213,7 +213,7 @@ public struct SiteGuideProvider: GuideProvider {
         return filled
     }
 
-    private func items(of response: HTTPResponse, variables: [String: JQInput], date: String, channel: String) throws -> [JSONValue] {
+    private func items(of response: TransportResponse, variables: [String: JQInput], date: String, channel: String) throws -> [JSONValue] {
         switch recipe.items {
         case .jq(let filter):
             do {
@@ -332,7 +332,7 @@ public struct SiteGuideProvider: GuideProvider {
         return url
     }
 
-    private func fetch(_ request: SiteRequest, values: SiteTemplate.Values) async throws -> HTTPResponse {
+    private func fetch(_ request: SiteRequest, values: SiteTemplate.Values) async throws -> TransportResponse {
         let url = try url(request, values: values)
         var headers: [String: String] = [:]
         for header in request.headers { headers[header.name] = header.value.render(values, escaping: false) }
@@ -373,9 +373,9 @@ extension ProviderError {
 
 /// Every distinct request once per provider: concurrent askers share the one in flight.
 private actor ResponseMemo {
-    private var responses: [String: Task<HTTPResponse, any Error>] = [:]
+    private var responses: [String: Task<TransportResponse, any Error>] = [:]
 
-    func response(for key: String, _ fetch: @escaping @Sendable () async throws -> HTTPResponse) async throws -> HTTPResponse {
+    func response(for key: String, _ fetch: @escaping @Sendable () async throws -> TransportResponse) async throws -> TransportResponse {
         if let known = responses[key] { return try await known.value }
         let task = Task { try await fetch() }
         responses[key] = task
