@@ -2,19 +2,19 @@ import Foundation
 import GuideCore
 
 /// A position in a configuration file, 1-based as editors show it.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public var file: URL
-    public var line: Int
-    public var column: Int
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    package var file: URL
+    package var line: Int
+    package var column: Int
 
-    public init(file: URL, line: Int, column: Int) {
+    package init(file: URL, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `providers.yaml:12:15`, the form editors and terminals turn into a jump to the spot.
-    public var description: String { "\(Self.displayPath(of: file)):\(line):\(column)" }
+    package var description: String { "\(Self.displayPath(of: file)):\(line):\(column)" }
 
     /// The path as the user gave it when it was relative, so messages stay short.
     static func displayPath(of file: URL) -> String {
@@ -24,7 +24,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
 /// Everything that can be wrong with a configuration. Each message names the file, line and
 /// column, and never contains the value of an environment variable.
-public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read or is not UTF-8 text.
     case unreadable(file: URL, reason: String)
     /// The YAML itself is malformed (as reported by the YAML parser).
@@ -49,7 +49,7 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownOption(option: String, provider: String, type: String, known: [String], SourceLocation)
 
     /// Where the problem is; nil only when the file itself could not be read.
-    public var location: SourceLocation? {
+    package var location: SourceLocation? {
         switch self {
         case .unreadable: nil
         case .syntax(_, let location), .invalidValue(_, let location),
@@ -62,7 +62,7 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The message without its location.
-    public var message: String {
+    package var message: String {
         switch self {
         case .unreadable(_, let reason):
             return reason
@@ -94,7 +94,7 @@ public enum ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line:column: message`, or `file: message` when the file could not be read at all.
-    public var description: String {
+    package var description: String {
         if case .unreadable(let file, let reason) = self {
             return "\(SourceLocation.displayPath(of: file)): \(reason)"
         }

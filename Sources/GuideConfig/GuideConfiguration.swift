@@ -2,37 +2,37 @@ import Foundation
 import GuideCore
 
 /// providers.yaml as typed values. Relative paths in it are resolved against `directory`.
-public struct GuideConfiguration: Sendable {
+package struct GuideConfiguration: Sendable {
     /// The file as given (messages show it the same way).
-    public var file: URL
+    package var file: URL
     /// The folder of `file`, against which relative paths resolve.
-    public var directory: URL
-    public var version: Int
-    public var window: WindowSettings
-    public var cache: CacheSettings
-    public var snapshots: SnapshotSettings
+    package var directory: URL
+    package var version: Int
+    package var window: WindowSettings
+    package var cache: CacheSettings
+    package var snapshots: SnapshotSettings
     /// The channel map in file order; empty when the file has none.
-    public var channels: [ChannelMapping]
+    package var channels: [ChannelMapping]
     /// Guide provider ids in priority order.
-    public var guide: [String]
+    package var guide: [String]
     /// Metadata provider ids in priority order, per kind of programme.
-    public var metadata: [ProgrammeKind: [String]]
+    package var metadata: [ProgrammeKind: [String]]
     /// The kinds of `metadata` in file order.
-    public var metadataKinds: [ProgrammeKind]
+    package var metadataKinds: [ProgrammeKind]
     /// Audience provider ids in priority order.
-    public var audience: [String]
+    package var audience: [String]
     /// Every provider in file order.
-    public var providers: [ProviderSettings]
+    package var providers: [ProviderSettings]
     /// Named line-ups (`national`, an operator's) → canonical channel ids, for `tvguide serve`.
-    public var lineups: [String: [String]] = [:]
+    package var lineups: [String: [String]] = [:]
     /// `server:`, for `tvguide serve`.
-    public var server = ServerOptions()
+    package var server = ServerOptions()
     /// `playlist:`, the user's M3U playlist (a file or an http(s) URL): it gives the channel list.
-    public var playlist: URL?
+    package var playlist: URL?
 
-    public static let supportedVersions = [1]
+    package static let supportedVersions = [1]
 
-    public init(
+    package init(
         file: URL, directory: URL, version: Int, window: WindowSettings, cache: CacheSettings,
         snapshots: SnapshotSettings, channels: [ChannelMapping], guide: [String],
         metadata: [ProgrammeKind: [String]], metadataKinds: [ProgrammeKind], audience: [String],
@@ -52,7 +52,7 @@ public struct GuideConfiguration: Sendable {
         self.providers = providers
     }
 
-    public func provider(_ id: String) -> ProviderSettings? {
+    package func provider(_ id: String) -> ProviderSettings? {
         providers.first { $0.id == id }
     }
 
@@ -62,7 +62,7 @@ public struct GuideConfiguration: Sendable {
     ///   through those keys.
     /// - Otherwise the provider's ids are taken as canonical: each channel of the map by its id
     ///   and by its aliases.
-    public func channelMap(forProvider id: String, type: String) -> [String: String]? {
+    package func channelMap(forProvider id: String, type: String) -> [String: String]? {
         guard !channels.isEmpty else { return nil }
         var map: [String: String] = [:]
         for channel in channels {
@@ -79,24 +79,24 @@ public struct GuideConfiguration: Sendable {
     }
 
     /// Channel id → the further ids the channel map gives it, for matching a playlist's `tvg-id`.
-    public var channelAliases: [String: [String]] {
+    package var channelAliases: [String: [String]] {
         Dictionary(channels.map { ($0.id, $0.aliases) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The values of the environment variables the providers' options refer to (API keys,
     /// tokens): what must never be printed, logged or written.
-    public var environmentValues: [String] {
+    package var environmentValues: [String] {
         providers.flatMap(\.options.environmentValues)
     }
 
     /// The window to fetch and keep around `now`; `from`/`to` (the command line's `--from`/`--to`)
     /// replace either end.
-    public func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
+    package func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
         window.timeWindow(now: now, from: from, to: to)
     }
 
     /// Reads and checks the configuration at `path`.
-    public static func load(
+    package static func load(
         from path: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigError) -> GuideConfiguration {
         let data: Data
@@ -109,7 +109,7 @@ public struct GuideConfiguration: Sendable {
     }
 
     /// Checks `yaml` as if it were the contents of `file` (which need not exist).
-    public static func parse(
+    package static func parse(
         yaml: String, file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigError) -> GuideConfiguration {
         let root = try ConfigNode.compose(yaml: yaml, file: file)
@@ -154,34 +154,34 @@ public struct GuideConfiguration: Sendable {
 }
 
 /// How far back and ahead of now the guide reaches.
-public struct WindowSettings: Sendable, Hashable {
-    public var past: TimeInterval
-    public var ahead: TimeInterval
+package struct WindowSettings: Sendable, Hashable {
+    package var past: TimeInterval
+    package var ahead: TimeInterval
 
-    public static let `default` = WindowSettings(past: 86_400, ahead: 7 * 86_400)
+    package static let `default` = WindowSettings(past: 86_400, ahead: 7 * 86_400)
 
-    public init(past: TimeInterval, ahead: TimeInterval) {
+    package init(past: TimeInterval, ahead: TimeInterval) {
         self.past = past
         self.ahead = ahead
     }
 
     /// `now - past … now + ahead`, with `from`/`to` replacing either end when given.
-    public func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
+    package func timeWindow(now: Date, from: Date? = nil, to: Date? = nil) -> TimeWindow {
         TimeWindow(from: from ?? now.addingTimeInterval(-past), to: to ?? now.addingTimeInterval(ahead))
     }
 }
 
 /// `server:` in providers.yaml: how `tvguide serve` answers browsers.
-public struct ServerOptions: Sendable, Hashable {
+package struct ServerOptions: Sendable, Hashable {
     /// Web origins whose pages may read the JSON API and feeds (CORS); `*` lets any. Empty: none.
-    public var corsOrigins: [String]
+    package var corsOrigins: [String]
 
-    public init(corsOrigins: [String] = []) {
+    package init(corsOrigins: [String] = []) {
         self.corsOrigins = corsOrigins
     }
 
     /// `https://app.example`, `http://localhost:3000` or `*`: what a browser sends as `Origin`.
-    public static func isOrigin(_ text: String) -> Bool {
+    package static func isOrigin(_ text: String) -> Bool {
         if text == "*" { return true }
         guard let components = URLComponents(string: text), let scheme = components.scheme, ["http", "https"].contains(scheme),
               let host = components.host, !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil,
@@ -191,26 +191,26 @@ public struct ServerOptions: Sendable, Hashable {
     }
 }
 
-public struct CacheSettings: Sendable, Hashable {
+package struct CacheSettings: Sendable, Hashable {
     /// A fetch that succeeded less than `ttl` seconds ago is not repeated; 0 disables the cache.
-    public var ttl: TimeInterval
+    package var ttl: TimeInterval
     /// The on-disk HTTP cache.
-    public var directory: URL
+    package var directory: URL
 
-    public init(ttl: TimeInterval, directory: URL) {
+    package init(ttl: TimeInterval, directory: URL) {
         self.ttl = ttl
         self.directory = directory
     }
 }
 
-public struct SnapshotSettings: Sendable, Hashable {
-    public var directory: URL
+package struct SnapshotSettings: Sendable, Hashable {
+    package var directory: URL
     /// How many dated snapshots to keep besides `latest.json`.
-    public var keep: Int
+    package var keep: Int
     /// How many days of audience rankings the snapshot keeps, up to yesterday.
-    public var audienceDays: Int
+    package var audienceDays: Int
 
-    public init(directory: URL, keep: Int, audienceDays: Int = 14) {
+    package init(directory: URL, keep: Int, audienceDays: Int = 14) {
         self.directory = directory
         self.keep = keep
         self.audienceDays = audienceDays
@@ -218,21 +218,21 @@ public struct SnapshotSettings: Sendable, Hashable {
 }
 
 /// One channel of the channel map: its canonical id and each provider's own id for it.
-public struct ChannelMapping: Sendable, Hashable {
+package struct ChannelMapping: Sendable, Hashable {
     /// The canonical id (XMLTV style, `La1.es`).
-    public var id: String
-    public var name: String?
-    public var type: String?
-    public var language: String?
-    public var logo: String?
+    package var id: String
+    package var name: String?
+    package var type: String?
+    package var language: String?
+    package var logo: String?
     /// Other ids the channel goes by: a provider with no key in the map that lists the channel
     /// under one of them serves it.
-    public var aliases: [String]
+    package var aliases: [String]
     /// Provider id or provider type → that provider's own id for the channel.
-    public var providerIDs: [String: String]
-    public var location: SourceLocation
+    package var providerIDs: [String: String]
+    package var location: SourceLocation
 
-    public init(
+    package init(
         id: String, name: String? = nil, type: String? = nil, language: String? = nil, logo: String? = nil,
         aliases: [String] = [], providerIDs: [String: String], location: SourceLocation
     ) {
@@ -249,7 +249,7 @@ public struct ChannelMapping: Sendable, Hashable {
     /// The provider's own id for this channel: a key naming the provider itself wins over a key
     /// naming its type (which covers, say, a live source and its recording alike); nil when the
     /// channel has neither, so that provider does not serve it.
-    public func providerID(forProvider id: String, type: String) -> String? {
+    package func providerID(forProvider id: String, type: String) -> String? {
         providerIDs[id] ?? providerIDs[type]
     }
 }

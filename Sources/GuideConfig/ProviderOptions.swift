@@ -1,19 +1,19 @@
 import Foundation
 
 /// One entry under `providers:`.
-public struct ProviderSettings: Sendable, CustomStringConvertible {
+package struct ProviderSettings: Sendable, CustomStringConvertible {
     /// The provider's name in providers.yaml (`miguiatv`, `xmltv-sample`).
-    public var id: String
+    package var id: String
     /// The catalogue entry that builds it (`miguiatv`, `xmltv`).
-    public var type: String
+    package var type: String
     /// Every key besides `type`, read through typed accessors.
-    public var options: ProviderOptions
+    package var options: ProviderOptions
     /// Where the provider's name is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Where its `type` value is written: the spot to point at for an unknown type.
-    public var typeLocation: SourceLocation
+    package var typeLocation: SourceLocation
 
-    public init(id: String, type: String, options: ProviderOptions, location: SourceLocation, typeLocation: SourceLocation) {
+    package init(id: String, type: String, options: ProviderOptions, location: SourceLocation, typeLocation: SourceLocation) {
         self.id = id
         self.type = type
         self.options = options
@@ -22,19 +22,19 @@ public struct ProviderSettings: Sendable, CustomStringConvertible {
     }
 
     /// The error for a `type` the catalogue (owned by the CLI) does not know.
-    public func unknownType(known: [String]) -> ConfigError {
+    package func unknownType(known: [String]) -> ConfigError {
         .unknownType(type: type, provider: id, known: known, typeLocation)
     }
 
-    public var description: String { "\(id) (type \(type))" }
+    package var description: String { "\(id) (type \(type))" }
 }
 
 /// One row of a `ProviderOptions.table`: a name and its settings, all text.
-public struct OptionRow: Sendable {
-    public var name: String
-    public var values: [String: String]
+package struct OptionRow: Sendable {
+    package var name: String
+    package var values: [String: String]
     /// Where the row's settings are written.
-    public var location: SourceLocation
+    package var location: SourceLocation
 }
 
 /// A provider's options with typed accessors. Each accessor expands `${VAR}` when read, so a
@@ -43,10 +43,10 @@ public struct OptionRow: Sendable {
 ///
 /// Accessors with `default: nil` require the key; a key written with no value (`key:` or `~`)
 /// counts as absent. Errors point at the value in the file.
-public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible, CustomReflectable {
+package final class ProviderOptions: @unchecked Sendable, CustomStringConvertible, CustomReflectable {
     // @unchecked: the only mutable state is `readKeys`, always accessed under `lock`.
-    public let providerID: String
-    public let providerType: String
+    package let providerID: String
+    package let providerType: String
     private let entries: [ConfigNode.Entry]
     private let values: ValueReader
     /// Where the provider is written, the location of a "missing option" error.
@@ -63,16 +63,16 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
     }
 
     /// The option keys in file order.
-    public var keys: [String] { entries.map(\.key) }
+    package var keys: [String] { entries.map(\.key) }
 
-    public func contains(_ key: String) -> Bool { entry(key) != nil }
+    package func contains(_ key: String) -> Bool { entry(key) != nil }
 
     /// Where the value of `key` is written.
-    public func location(of key: String) -> SourceLocation? { entry(key)?.value.location }
+    package func location(of key: String) -> SourceLocation? { entry(key)?.value.location }
 
     /// Variables referenced without a default that are unset or empty, in file order: a provider
     /// with any is "not configured" whichever option the factory reads first.
-    public var missingVariables: [String] {
+    package var missingVariables: [String] {
         var missing: [String] = []
         visitVariables { name, hasDefault, value in
             if !hasDefault, value.isEmpty, !missing.contains(name) { missing.append(name) }
@@ -82,7 +82,7 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
 
     /// The values of the environment variables the options refer to (API keys, tokens…), so
     /// that the CLI can keep them out of everything it prints or writes.
-    public var environmentValues: [String] {
+    package var environmentValues: [String] {
         var found: [String] = []
         visitVariables { _, _, value in
             if !value.isEmpty, !found.contains(value) { found.append(value) }
@@ -90,72 +90,72 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
         return found
     }
 
-    public func string(_ key: String, default fallback: String? = nil) throws(ConfigError) -> String {
+    package func string(_ key: String, default fallback: String? = nil) throws(ConfigError) -> String {
         try require(key, optionalString(key), fallback)
     }
 
-    public func optionalString(_ key: String) throws(ConfigError) -> String? {
+    package func optionalString(_ key: String) throws(ConfigError) -> String? {
         try read(key) { node throws(ConfigError) in try values.string(node) }
     }
 
-    public func int(_ key: String, default fallback: Int? = nil, in range: ClosedRange<Int>? = nil) throws(ConfigError) -> Int {
+    package func int(_ key: String, default fallback: Int? = nil, in range: ClosedRange<Int>? = nil) throws(ConfigError) -> Int {
         try require(key, optionalInt(key, in: range), fallback)
     }
 
-    public func optionalInt(_ key: String, in range: ClosedRange<Int>? = nil) throws(ConfigError) -> Int? {
+    package func optionalInt(_ key: String, in range: ClosedRange<Int>? = nil) throws(ConfigError) -> Int? {
         try read(key) { node throws(ConfigError) in try values.int(node, in: range) }
     }
 
     /// `true`/`false` (also `yes`/`no`, `on`/`off`).
-    public func bool(_ key: String, default fallback: Bool? = nil) throws(ConfigError) -> Bool {
+    package func bool(_ key: String, default fallback: Bool? = nil) throws(ConfigError) -> Bool {
         try require(key, read(key) { node throws(ConfigError) in try values.bool(node) }, fallback)
     }
 
     /// Seconds from `500ms`, `10s`, `90m`, `2h`, `1d`, `1w`, `1h30m` or a bare number of seconds.
-    public func duration(_ key: String, default fallback: TimeInterval? = nil) throws(ConfigError) -> TimeInterval {
+    package func duration(_ key: String, default fallback: TimeInterval? = nil) throws(ConfigError) -> TimeInterval {
         try require(key, optionalDuration(key), fallback)
     }
 
-    public func optionalDuration(_ key: String) throws(ConfigError) -> TimeInterval? {
+    package func optionalDuration(_ key: String) throws(ConfigError) -> TimeInterval? {
         try read(key) { node throws(ConfigError) in try values.duration(node) }
     }
 
     /// An `http(s)://` or `file://` URL as written, or a path resolved against the configuration's folder.
-    public func url(_ key: String, default fallback: URL? = nil) throws(ConfigError) -> URL {
+    package func url(_ key: String, default fallback: URL? = nil) throws(ConfigError) -> URL {
         try require(key, optionalURL(key), fallback)
     }
 
-    public func optionalURL(_ key: String) throws(ConfigError) -> URL? {
+    package func optionalURL(_ key: String) throws(ConfigError) -> URL? {
         try read(key) { node throws(ConfigError) in try values.url(node) }
     }
 
     /// A file-system path: absolute as is, relative against the configuration's folder.
-    public func path(_ key: String, default fallback: URL? = nil) throws(ConfigError) -> URL {
+    package func path(_ key: String, default fallback: URL? = nil) throws(ConfigError) -> URL {
         try require(key, optionalPath(key), fallback)
     }
 
-    public func optionalPath(_ key: String) throws(ConfigError) -> URL? {
+    package func optionalPath(_ key: String) throws(ConfigError) -> URL? {
         try read(key) { node throws(ConfigError) in try values.path(node) }
     }
 
     /// `auto` or a whole number of weeks.
-    public func weekShift(_ key: String, default fallback: WeekShift? = nil) throws(ConfigError) -> WeekShift {
+    package func weekShift(_ key: String, default fallback: WeekShift? = nil) throws(ConfigError) -> WeekShift {
         try require(key, read(key) { node throws(ConfigError) in try values.weekShift(node) }, fallback)
     }
 
     /// A YAML list of text values (numbers become their text).
-    public func stringList(_ key: String, default fallback: [String]? = nil) throws(ConfigError) -> [String] {
+    package func stringList(_ key: String, default fallback: [String]? = nil) throws(ConfigError) -> [String] {
         try require(key, read(key) { node throws(ConfigError) in try values.stringList(node) }, fallback)
     }
 
     /// A YAML mapping of text to text (numbers become their text).
-    public func stringMap(_ key: String, default fallback: [String: String]? = nil) throws(ConfigError) -> [String: String] {
+    package func stringMap(_ key: String, default fallback: [String: String]? = nil) throws(ConfigError) -> [String: String] {
         try require(key, read(key) { node throws(ConfigError) in try values.stringMap(node) }, fallback)
     }
 
     /// A YAML mapping of mappings of text (`fields: { rank: { xpath: "td[1]", parse: integer } }`),
     /// in file order, each row with where it is written so that its errors can point at it.
-    public func table(_ key: String) throws(ConfigError) -> [OptionRow]? {
+    package func table(_ key: String) throws(ConfigError) -> [OptionRow]? {
         try read(key) { node throws(ConfigError) in
             guard let rows = node.entries else {
                 throw .invalidValue("expected a mapping like { name: { key: value } }, got \(node.shapeDescription)", node.location)
@@ -170,7 +170,7 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
 
     /// The error for the first key (in file order) that is neither in `known` nor was read by an
     /// accessor, with the known options and a "did you mean"; nil when every key is accounted for.
-    public func unknownKeys(known: [String]) -> ConfigError? {
+    package func unknownKeys(known: [String]) -> ConfigError? {
         var accepted = known
         for key in lock.withLock({ readKeys }) where !accepted.contains(key) {
             accepted.append(key)
@@ -179,12 +179,12 @@ public final class ProviderOptions: @unchecked Sendable, CustomStringConvertible
         return .unknownOption(option: unknown.key, provider: providerID, type: providerType, known: accepted, unknown.keyLocation)
     }
 
-    public var description: String {
+    package var description: String {
         "options of \(providerID) (type \(providerType)): \(keys.joined(separator: ", "))"
     }
 
     /// Keys only: a dump of the configuration must not reveal values taken from the environment.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["providerID": providerID, "providerType": providerType, "keys": keys])
     }
 

@@ -2,11 +2,11 @@ import Foundation
 
 /// How a recording's times move to cover the current window: by as many whole weeks as it takes
 /// (`auto`, worked out by the provider from its data), or by a fixed number (0 leaves times alone).
-public enum WeekShift: Sendable, Hashable, CustomStringConvertible {
+package enum WeekShift: Sendable, Hashable, CustomStringConvertible {
     case auto
     case weeks(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .auto: "auto"
         case .weeks(let count): String(count)
@@ -16,14 +16,14 @@ public enum WeekShift: Sendable, Hashable, CustomStringConvertible {
 
 /// Durations as the configuration writes them: `500ms`, `10s`, `90m`, `2h`, `1d`, `1w`, combined
 /// from the largest unit down (`1h30m`, `1d 12h`), or a bare number of seconds.
-public enum DurationText {
+package enum DurationText {
     private static let units: [(suffix: String, seconds: Double)] = [
         ("w", 604_800), ("d", 86_400), ("h", 3_600), ("ms", 0.001), ("m", 60), ("s", 1),
     ]
     /// Units from the largest down, the only order a combination may use.
     private static let order = ["w", "d", "h", "m", "s", "ms"]
 
-    public static func parse(_ text: String) -> TimeInterval? {
+    package static func parse(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.allSatisfy(isNumberCharacter), let seconds = Double(trimmed) {
             return seconds

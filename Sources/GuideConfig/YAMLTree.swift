@@ -3,30 +3,30 @@ import Foundation
 /// A YAML document as located values, for files that are not providers.yaml but are read with
 /// the same errors (a catalogue site's `site.yaml` and `tests.yaml`): every value knows its
 /// file, line and column.
-public struct YAMLTree: Sendable {
-    public enum Value: Sendable {
+package struct YAMLTree: Sendable {
+    package enum Value: Sendable {
         case scalar(String)
         case null
         case sequence([YAMLTree])
         case mapping([Entry])
     }
 
-    public struct Entry: Sendable {
-        public var key: String
-        public var keyLocation: SourceLocation
-        public var value: YAMLTree
+    package struct Entry: Sendable {
+        package var key: String
+        package var keyLocation: SourceLocation
+        package var value: YAMLTree
 
-        public init(key: String, keyLocation: SourceLocation, value: YAMLTree) {
+        package init(key: String, keyLocation: SourceLocation, value: YAMLTree) {
             self.key = key
             self.keyLocation = keyLocation
             self.value = value
         }
     }
 
-    public var value: Value
-    public var location: SourceLocation
+    package var value: Value
+    package var location: SourceLocation
 
-    public init(value: Value, location: SourceLocation) {
+    package init(value: Value, location: SourceLocation) {
         self.value = value
         self.location = location
     }
@@ -42,7 +42,7 @@ public struct YAMLTree: Sendable {
     }
 
     /// Reads `file`; nil when it is empty.
-    public static func load(_ file: URL) throws(ConfigError) -> YAMLTree? {
+    package static func load(_ file: URL) throws(ConfigError) -> YAMLTree? {
         let data: Data
         do {
             data = try Data(contentsOf: file)
@@ -56,24 +56,24 @@ public struct YAMLTree: Sendable {
         return try ConfigNode.compose(yaml: text, file: file).map(YAMLTree.init)
     }
 
-    public var entries: [Entry]? {
+    package var entries: [Entry]? {
         if case .mapping(let entries) = value { entries } else { nil }
     }
 
-    public var items: [YAMLTree]? {
+    package var items: [YAMLTree]? {
         if case .sequence(let items) = value { items } else { nil }
     }
 
-    public var scalar: String? {
+    package var scalar: String? {
         if case .scalar(let text) = value { text } else { nil }
     }
 
-    public subscript(key: String) -> YAMLTree? {
+    package subscript(key: String) -> YAMLTree? {
         entries?.first { $0.key == key }?.value
     }
 
     /// How the value reads in an error message.
-    public var shapeDescription: String {
+    package var shapeDescription: String {
         switch value {
         case .scalar(let text): "'\(text)'"
         case .null: "nothing"
@@ -86,7 +86,7 @@ public struct YAMLTree: Sendable {
 extension ProviderOptions {
     /// The option `key` as written (no `${VAR}` expansion), for options that are whole documents
     /// (a site recipe's `request`, `items`, `details`); marks the key as read.
-    public func tree(_ key: String) -> YAMLTree? {
+    package func tree(_ key: String) -> YAMLTree? {
         markRead(key)
         return node(key).map(YAMLTree.init)
     }

@@ -15,22 +15,22 @@ import Foundation
 /// Only a guide that covers the record can say it has no programme for it: a record whose time
 /// (or day) lies outside everything the guide has for its channel keeps the `programme` an
 /// earlier run found, when its guide was there.
-public struct AudienceJoin: Sendable {
+package struct AudienceJoin: Sendable {
     /// Spain's, whose television the audience sites measure.
-    public static let defaultTimeZone = TimeZone(identifier: "Europe/Madrid") ?? TimeZone(secondsFromGMT: 3_600)!
+    package static let defaultTimeZone = TimeZone(identifier: "Europe/Madrid") ?? TimeZone(secondsFromGMT: 3_600)!
 
     /// Where a day starts and ends, for records without a start time.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// How far a programme's start may be from the record's start, either way.
-    public var tolerance: TimeInterval
+    package var tolerance: TimeInterval
 
-    public init(timeZone: TimeZone = AudienceJoin.defaultTimeZone, tolerance: TimeInterval = 600) {
+    package init(timeZone: TimeZone = AudienceJoin.defaultTimeZone, tolerance: TimeInterval = 600) {
         self.timeZone = timeZone
         self.tolerance = tolerance
     }
 
     /// `days` with each record's `programme` set, and how many records have one.
-    public func join(_ days: [AudienceDay], to programmes: [Programme]) -> AudienceJoinResult {
+    package func join(_ days: [AudienceDay], to programmes: [Programme]) -> AudienceJoinResult {
         let guide = ChannelTimelines(programmes)
         let titles = TitleKeys()
         var joined = 0
@@ -89,11 +89,11 @@ public struct AudienceJoin: Sendable {
 }
 
 /// The joined rankings.
-public struct AudienceJoinResult: Sendable {
-    public var days: [AudienceDay]
+package struct AudienceJoinResult: Sendable {
+    package var days: [AudienceDay]
     /// Records with a `programme`, found now or kept from an earlier run.
-    public var joined: Int
-    public var unjoined: Int
+    package var joined: Int
+    package var unjoined: Int
 }
 
 /// Titles normalised once per join: a guide repeats its titles, and a record's day is searched

@@ -6,24 +6,24 @@ import Foundation
 /// added; days outside the window are dropped; a day whose fetch failed keeps the previous
 /// snapshot's rows, if it had any, and is reported as stale. The rankings live in the snapshot
 /// (`Snapshot.audiences`), not in a file of their own.
-public struct AudienceStore: Sendable {
-    public static let defaultKeepDays = 14
+package struct AudienceStore: Sendable {
+    package static let defaultKeepDays = 14
 
     /// Days kept; below 1 counts as 1.
-    public let keepDays: Int
+    package let keepDays: Int
 
-    public init(keepDays: Int = AudienceStore.defaultKeepDays) {
+    package init(keepDays: Int = AudienceStore.defaultKeepDays) {
         self.keepDays = max(1, keepDays)
     }
 
     /// The days kept on `today`: the `keepDays` days ending yesterday, oldest first.
-    public func window(today: Day) -> [Day] {
+    package func window(today: Day) -> [Day] {
         (1...keepDays).reversed().map { today.adding(days: -$0) }
     }
 
     /// The days of the window to ask the chain for: those `previous` lacks, or all of them with
     /// `refresh`. Oldest first.
-    public func daysToFetch(previous: [AudienceDay], today: Day, refresh: Bool = false) -> [Day] {
+    package func daysToFetch(previous: [AudienceDay], today: Day, refresh: Bool = false) -> [Day] {
         let window = self.window(today: today)
         guard !refresh else { return window }
         let stored = Set(previous.filter { !$0.records.isEmpty }.map(\.day))
@@ -32,7 +32,7 @@ public struct AudienceStore: Sendable {
 
     /// `previous` with what the chain fetched: the window's days sorted, each day ranked (by
     /// viewers, `rank` set from 1), and the report (`joined` left at 0; `AudienceJoin` counts).
-    public func merge(previous: [AudienceDay], fetched: AudienceChainResult, today: Day) -> AudienceUpdate {
+    package func merge(previous: [AudienceDay], fetched: AudienceChainResult, today: Day) -> AudienceUpdate {
         let window = Set(self.window(today: today))
         var byDay: [Day: [AudienceRecord]] = [:]
         for stored in previous where window.contains(stored.day) && !stored.records.isEmpty && byDay[stored.day] == nil {
@@ -71,7 +71,7 @@ public struct AudienceStore: Sendable {
     /// The whole pipeline for one run: decides the days to fetch, fetches them through `chain`,
     /// merges them into `previous` (the previous snapshot's `audiences`) and joins every record
     /// to `programmes` (the new snapshot's guide).
-    public func update(previous: [AudienceDay], today: Day, refresh: Bool = false, chain: AudienceChain,
+    package func update(previous: [AudienceDay], today: Day, refresh: Bool = false, chain: AudienceChain,
                        programmes: [Programme], join: AudienceJoin = AudienceJoin()) async -> AudienceUpdate {
         let fetched = await chain.fetch(daysToFetch(previous: previous, today: today, refresh: refresh))
         var update = merge(previous: previous, fetched: fetched, today: today)
@@ -90,39 +90,39 @@ public struct AudienceStore: Sendable {
 }
 
 /// The rankings a snapshot keeps, and how they came about.
-public struct AudienceUpdate: Sendable {
+package struct AudienceUpdate: Sendable {
     /// For `Snapshot.audiences`.
-    public var audiences: [AudienceDay]
+    package var audiences: [AudienceDay]
     /// For `RunReport.audience`.
-    public var report: AudienceReport
+    package var report: AudienceReport
 }
 
 extension Day {
     /// The day `days` later (earlier when negative).
-    public func adding(days: Int) -> Day {
+    package func adding(days: Int) -> Day {
         let c = CivilTime.components(epochSeconds: (CivilTime.daysFromCivil(year: year, month: month, day: self.day) + days) * 86_400)
         return Day(year: c.year, month: c.month, day: c.day)
     }
 
     /// Whole days from `other` to this day.
-    public func days(since other: Day) -> Int {
+    package func days(since other: Day) -> Int {
         CivilTime.daysFromCivil(year: year, month: month, day: day) - CivilTime.daysFromCivil(year: other.year, month: other.month, day: other.day)
     }
 
     /// The day on the calendar of `timeZone` at `date`: what "today" is for a run at `date`.
-    public init(_ date: Date, in timeZone: TimeZone) {
+    package init(_ date: Date, in timeZone: TimeZone) {
         let c = CivilTime.components(of: date, in: timeZone)
         self.init(year: c.year, month: c.month, day: c.day)
     }
 
     /// `minutes` after midnight of this day on the clock of `timeZone`; 1,440 or more falls on the
     /// next day. In the hour a clock skips, the offset before the change applies.
-    public func instant(atMinute minutes: Int, in timeZone: TimeZone) -> Date {
+    package func instant(atMinute minutes: Int, in timeZone: TimeZone) -> Date {
         CivilTime.instant(wallClock: CivilTime.epochSeconds(year: year, month: month, day: day) + minutes * 60, in: timeZone)
     }
 
     /// From midnight to midnight in `timeZone`: 23 or 25 hours on the days the clocks change.
-    public func interval(in timeZone: TimeZone) -> DateInterval {
+    package func interval(in timeZone: TimeZone) -> DateInterval {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         func midnight(_ day: Day) -> Date {

@@ -6,12 +6,12 @@ import Foundation
 ///
 /// The work runs in its own task, so cancelling one waiting caller does not cancel it for the
 /// others.
-public actor Coalescer<Key: Hashable & Sendable, Value: Sendable> {
+package actor Coalescer<Key: Hashable & Sendable, Value: Sendable> {
     private var inFlight: [Key: Task<Value, Never>] = [:]
 
-    public init() {}
+    package init() {}
 
-    public func value(for key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value {
+    package func value(for key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value {
         if let running = inFlight[key] { return await running.value }
         let task = Task { await work() }
         inFlight[key] = task

@@ -2,12 +2,12 @@ import Foundation
 
 /// A `DecodingError` as one line that names where the document is wrong (`data[3].inittime: …`,
 /// `results[0].id is missing`), for a provider's `ProviderError.malformed`.
-public struct DecodingErrorDescription: CustomStringConvertible {
-    public let error: DecodingError
+package struct DecodingErrorDescription: CustomStringConvertible {
+    package let error: DecodingError
 
-    public init(_ error: DecodingError) { self.error = error }
+    package init(_ error: DecodingError) { self.error = error }
 
-    public var description: String {
+    package var description: String {
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             return context.underlyingError.map { "not valid JSON (\($0))" } ?? "not valid JSON"

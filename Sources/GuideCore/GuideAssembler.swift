@@ -3,8 +3,8 @@ import Foundation
 /// Turns what the chain gathered into a snapshot. A channel that no provider served keeps the
 /// programmes the last good snapshot had for the window, marked stale, so nothing already known
 /// is lost because a source is down.
-public enum GuideAssembler {
-    public static func assemble(_ result: GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date) -> Snapshot {
+package enum GuideAssembler {
+    package static func assemble(_ result: GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date) -> Snapshot {
         var normalisation = result.normalisation
         var channelReports: [ChannelReport] = []
         var programmes: [Programme] = []

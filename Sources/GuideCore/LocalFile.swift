@@ -3,8 +3,8 @@ import Foundation
 /// Reads a file the configuration names (an XMLTV guide, a playlist): a regular file, no larger
 /// than `limit`. A directory, a FIFO or a device is named as such instead of being opened (a FIFO
 /// would block, `/dev/zero` never end), and a failure says why in words, not a Cocoa error code.
-public enum LocalFile {
-    public static func read(_ url: URL, limit: Int, mapped: Bool = false) throws(LocalFileError) -> Data {
+package enum LocalFile {
+    package static func read(_ url: URL, limit: Int, mapped: Bool = false) throws(LocalFileError) -> Data {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
             throw LocalFileError(path: url.path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
@@ -31,9 +31,9 @@ public enum LocalFile {
     }
 }
 
-public struct LocalFileError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+package struct LocalFileError: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }

@@ -3,11 +3,11 @@ import Foundation
 /// What identifies a lookup: the kind, the title's normalised words, the year (given, or written
 /// in the title as `Hermanos (2024)`) and the work ids the guide carries. Two airings with the
 /// same key are the same question, asked once.
-public struct MetadataQueryKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct MetadataQueryKey: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `movie|el laberinto del fauno|2006|tmdb=1417`.
-    public let rawValue: String
+    package let rawValue: String
 
-    public init(_ query: MetadataQuery) {
+    package init(_ query: MetadataQuery) {
         let title = TitleKey(query.title)
         let ids = query.providerIDs.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         rawValue = [
@@ -18,9 +18,9 @@ public struct MetadataQueryKey: Sendable, Hashable, Comparable, CustomStringConv
         ].joined(separator: "|")
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: MetadataQueryKey, rhs: MetadataQueryKey) -> Bool {
+    package static func < (lhs: MetadataQueryKey, rhs: MetadataQueryKey) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }
@@ -85,22 +85,31 @@ public struct MetadataEnrichment: Sendable {
 /// already in flight (from a concurrent `enrich` on the same enricher) is joined, not repeated.
 public struct MetadataEnricher: Sendable {
     public var chains: [ProgrammeKind: [MetadataChainMember]]
-    public var cache: MetadataLookupCache?
+    package var cache: MetadataLookupCache?
     /// Queries being looked up at once, across every chain; each transport bounds its own
     /// requests too.
     public var maxConcurrentLookups: Int
     private let inFlight = Coalescer<InFlightKey, StepOutcome>()
 
-    public init(chains: [ProgrammeKind: [MetadataChainMember]], cache: MetadataLookupCache? = nil, maxConcurrentLookups: Int = 16) {
+    public init(chains: [ProgrammeKind: [MetadataChainMember]], maxConcurrentLookups: Int = 16) {
+        self.init(chains: chains, cache: nil, maxConcurrentLookups: maxConcurrentLookups)
+    }
+
+    /// With the on-disk lookup cache, which is tvguide's own (its file layout is not an API).
+    package init(chains: [ProgrammeKind: [MetadataChainMember]], cache: MetadataLookupCache?, maxConcurrentLookups: Int = 16) {
         self.chains = chains
         self.cache = cache
         self.maxConcurrentLookups = maxConcurrentLookups
     }
 
+    public func enrich(_ programmes: [Programme]) async -> MetadataEnrichment {
+        await enrich(programmes, lastGood: { nil })
+    }
+
     /// - Parameter lastGood: the last good snapshot, asked for only when a title could not be
     ///   looked up because providers failed and none answered: its work for that title is kept
     ///   rather than lost while a source is down (noted on the failing providers' reports).
-    public func enrich(_ programmes: [Programme], lastGood: @Sendable () -> Snapshot? = { nil }) async -> MetadataEnrichment {
+    package func enrich(_ programmes: [Programme], lastGood: @Sendable () -> Snapshot?) async -> MetadataEnrichment {
         let (keys, groups) = group(programmes)
         let resolutions = await resolve(groups)
         await cache?.save()

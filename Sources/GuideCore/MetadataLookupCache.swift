@@ -9,35 +9,35 @@ import Foundation
 /// and written once by `save()`, atomically, with sorted keys, so equal contents give equal bytes.
 /// A file that cannot be read, or that was written for other settings (another fingerprint), is
 /// ignored and replaced at the next save; it never fails a run.
-public actor MetadataLookupCache {
+package actor MetadataLookupCache {
     /// The folder holding the per-provider files (`<directory>/metadata`).
-    public nonisolated let folder: URL
+    package nonisolated let folder: URL
     /// Answers older than this many seconds are ignored; 0 or less disables the cache.
-    public nonisolated let ttl: TimeInterval
+    package nonisolated let ttl: TimeInterval
     private let now: @Sendable () -> Date
     private var files: [String: ProviderFile] = [:]
     private var notes: [String: [String]] = [:]
 
-    public init(directory: URL, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(directory: URL, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
         self.folder = directory.appendingPathComponent("metadata", isDirectory: true)
         self.ttl = ttl
         self.now = now
     }
 
-    public nonisolated func fileURL(for provider: String) -> URL {
+    package nonisolated func fileURL(for provider: String) -> URL {
         let safe = String(provider.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "_" })
         return folder.appendingPathComponent(safe + ".json", isDirectory: false)
     }
 
     /// The answer `provider` gave to `key` within the TTL, under the same `fingerprint`.
-    public func answer(provider: String, fingerprint: String, key: MetadataQueryKey) -> MetadataLookup? {
+    package func answer(provider: String, fingerprint: String, key: MetadataQueryKey) -> MetadataLookup? {
         guard ttl > 0, let entry = file(provider, fingerprint).entries[key.rawValue] else { return nil }
         let age = now().timeIntervalSince(entry.fetchedAt)
         guard age >= 0, age < ttl else { return nil }
         return entry.lookup
     }
 
-    public func store(_ lookup: MetadataLookup, provider: String, fingerprint: String, key: MetadataQueryKey) {
+    package func store(_ lookup: MetadataLookup, provider: String, fingerprint: String, key: MetadataQueryKey) {
         guard ttl > 0 else { return }
         var file = file(provider, fingerprint)
         file.entries[key.rawValue] = Entry(lookup, fetchedAt: now())
@@ -48,7 +48,7 @@ public actor MetadataLookupCache {
     /// Writes the file of every provider that got new answers, leaving out those past the TTL,
     /// and removes what a crashed run left half-written. A failed write is reported in
     /// `notes(for:)`; the run goes on.
-    public func save() {
+    package func save() {
         let now = now()
         AtomicFile.removeAbandonedTemporaryFiles(in: folder)
         for (provider, var file) in files.sorted(by: { $0.key < $1.key }) where file.changed {
@@ -71,7 +71,7 @@ public actor MetadataLookupCache {
 
     /// What happened to `provider`'s file: ignored because unreadable or made for other
     /// settings, or not written.
-    public func notes(for provider: String) -> [String] {
+    package func notes(for provider: String) -> [String] {
         notes[provider] ?? []
     }
 

@@ -39,7 +39,7 @@ public struct MergedMetadata: Sendable, Hashable {
 /// and each field remembers which provider gave it. Provider ids merge per system.
 public enum MetadataMerge {
     /// The id systems a work is known by, in the order a work id prefers them.
-    public static let workIDSystems = ["tmdb", "thetvdb", "imdb"]
+    package static let workIDSystems = ["tmdb", "thetvdb", "imdb"]
 
     public static func merge(_ answers: [MetadataAnswer]) -> MergedMetadata {
         var result = MergedMetadata()
@@ -78,7 +78,7 @@ public enum MetadataMerge {
 
     /// `<kind>/<system>/<id>` from the first of `workIDSystems` the ids have; without any,
     /// `<kind>/title/<normalised title words>-<year>` from the title and year.
-    public static func workID(kind: ProgrammeKind, providerIDs: [String: String]?, title: String, year: Int?) -> String {
+    package static func workID(kind: ProgrammeKind, providerIDs: [String: String]?, title: String, year: Int?) -> String {
         let ids = nonBlank(providerIDs)
         if let system = workIDSystems.first(where: { ids[$0] != nil }), let id = ids[system] {
             return "\(kind.rawValue)/\(system)/\(id)"
@@ -90,7 +90,7 @@ public enum MetadataMerge {
 
     /// The `Metadata` property names the merge fills, in declaration order (`providerIDs`, which
     /// merges per system, is not among them).
-    public static var fieldNames: [String] { fieldGroups.flatMap { $0.map(\.name) } }
+    package static var fieldNames: [String] { fieldGroups.flatMap { $0.map(\.name) } }
 
     /// Every `Metadata` property but `providerIDs`. A group is taken whole from one provider:
     /// a score and its vote count only mean something together.

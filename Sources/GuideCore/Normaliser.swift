@@ -2,14 +2,14 @@ import Foundation
 
 /// Puts one channel's programmes in order the way `tv_sort` does, and counts every change so the
 /// run report shows what a source got wrong instead of hiding it.
-public enum Normaliser {
+package enum Normaliser {
     /// Sorts by start, fills missing stops as tv_sort does (before anything is dropped), and drops
     /// airings whose stop is before their start and exact duplicates. Everything else XMLTV allows
     /// is kept as tv_sort keeps it: airings sharing a start (clumps, numbered by
     /// `sameStartIndex`), zero-length ones, and overlaps (`overlapping(in:)` counts them). Where
     /// one airing at a time must be shown (the web grid, what is on now), `OneAtATime` resolves
     /// them.
-    public static func normalise(_ programmes: [Programme], report: inout NormalisationReport) -> [Programme] {
+    package static func normalise(_ programmes: [Programme], report: inout NormalisationReport) -> [Programme] {
         // Most sources are already in order: checking is a scan, while rebuilding copies every
         // programme, which is the bulk of a large build's time.
         if isInOrder(programmes) { return programmes }
@@ -91,7 +91,7 @@ public enum Normaliser {
 
     /// Airings of one normalised channel that start before an earlier one ends, or with it: what
     /// the run report counts as `overlapping`.
-    public static func overlapping(in programmes: [Programme]) -> Int {
+    package static func overlapping(in programmes: [Programme]) -> Int {
         var count = 0
         var latestEnd = Date.distantPast
         var previousStart: Date?
@@ -104,7 +104,7 @@ public enum Normaliser {
     }
 
     /// Keeps the airings that overlap `window`.
-    public static func clip(_ programmes: [Programme], to window: TimeWindow, report: inout NormalisationReport) -> [Programme] {
+    package static func clip(_ programmes: [Programme], to window: TimeWindow, report: inout NormalisationReport) -> [Programme] {
         if programmes.allSatisfy({ window.overlaps(start: $0.start, stop: $0.stop) }) { return programmes }
         let kept = programmes.filter { window.overlaps(start: $0.start, stop: $0.stop) }
         report.outsideWindow += programmes.count - kept.count

@@ -4,16 +4,16 @@ import Foundation
 /// is on now. The guide keeps what XMLTV allows, as tv_sort does (airings sharing a start,
 /// overlaps); here an airing that starts with the one shown, or ends inside it, is left out, and
 /// one that starts inside it cuts it short. A zero-length airing (a marker) hides nothing.
-public enum OneAtATime {
-    public struct Shown: Sendable, Equatable {
-        public let programme: Programme
+package enum OneAtATime {
+    package struct Shown: Sendable, Equatable {
+        package let programme: Programme
         /// Where the airing is shown to end: its stop, or the start of the next one shown if that
         /// is earlier; its start when it has no stop.
-        public fileprivate(set) var end: Date
+        package fileprivate(set) var end: Date
     }
 
     /// `programmes` are one channel's, by start (as the guide holds them).
-    public static func resolve(_ programmes: some Sequence<Programme>) -> [Shown] {
+    package static func resolve(_ programmes: some Sequence<Programme>) -> [Shown] {
         var shown: [Shown] = []
         // The last airing shown that covers time: what follows a marker is checked against it.
         var lastTimed: Int?

@@ -8,39 +8,39 @@ import Foundation
 /// Written by hand: no maintained Swift library reads extended M3U, and the format is a line
 /// format with one quoting rule. Everything not understood is kept verbatim so that a playlist
 /// given back (`/playlist.m3u`) differs only in the attributes tvguide fills.
-public struct Playlist: Sendable, Hashable {
+package struct Playlist: Sendable, Hashable {
     /// `#EXTM3U`'s attributes in file order (`url-tvg`, `x-tvg-url`, `catchup`…).
-    public var attributes: [Attribute]
-    public var entries: [Entry]
+    package var attributes: [Attribute]
+    package var entries: [Entry]
 
     /// A playlist larger than this is refused: a channel list is kilobytes, and 32 MiB holds
     /// about 100,000 entries.
-    public static let maximumBytes = 32 << 20
+    package static let maximumBytes = 32 << 20
 
-    public struct Attribute: Sendable, Hashable {
-        public var name: String
-        public var value: String
+    package struct Attribute: Sendable, Hashable {
+        package var name: String
+        package var value: String
 
-        public init(_ name: String, _ value: String) {
+        package init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// `#EXTINF:`'s duration as written (`-1`, `0`); nil for a URL with no `#EXTINF`.
-        public var duration: String?
-        public var attributes: [Attribute]
+        package var duration: String?
+        package var attributes: [Attribute]
         /// The display name after the comma.
-        public var name: String
+        package var name: String
         /// Directives between `#EXTINF` and the URL, verbatim.
-        public var directives: [String]
+        package var directives: [String]
         /// The stream, untouched.
-        public var url: String
+        package var url: String
         /// The 1-based line of `#EXTINF` (or of the URL), for messages.
-        public var line: Int
+        package var line: Int
 
-        public init(duration: String? = "-1", attributes: [Attribute], name: String, directives: [String] = [], url: String, line: Int) {
+        package init(duration: String? = "-1", attributes: [Attribute], name: String, directives: [String] = [], url: String, line: Int) {
             self.duration = duration
             self.attributes = attributes
             self.name = name
@@ -49,21 +49,21 @@ public struct Playlist: Sendable, Hashable {
             self.line = line
         }
 
-        public func attribute(_ name: String) -> String? {
+        package func attribute(_ name: String) -> String? {
             attributes.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
 
         /// `tvg-id`, when present and not blank.
-        public var tvgID: String? { attribute("tvg-id").flatMap(Self.nonBlank) }
-        public var tvgName: String? { attribute("tvg-name").flatMap(Self.nonBlank) }
+        package var tvgID: String? { attribute("tvg-id").flatMap(Self.nonBlank) }
+        package var tvgName: String? { attribute("tvg-name").flatMap(Self.nonBlank) }
 
         /// How the entry reads in reports: its display name, else its `tvg-name`, else its URL.
-        public var label: String {
+        package var label: String {
             Self.nonBlank(name) ?? tvgName ?? url
         }
 
         /// Sets an attribute in place, or appends it.
-        public mutating func set(_ name: String, _ value: String) {
+        package mutating func set(_ name: String, _ value: String) {
             if let index = attributes.firstIndex(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
                 attributes[index].value = value
             } else {
@@ -71,7 +71,7 @@ public struct Playlist: Sendable, Hashable {
             }
         }
 
-        public mutating func remove(_ name: String) {
+        package mutating func remove(_ name: String) {
             attributes.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
         }
 
@@ -81,20 +81,20 @@ public struct Playlist: Sendable, Hashable {
         }
     }
 
-    public init(attributes: [Attribute] = [], entries: [Entry]) {
+    package init(attributes: [Attribute] = [], entries: [Entry]) {
         self.attributes = attributes
         self.entries = entries
     }
 }
 
-public enum PlaylistError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PlaylistError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooLarge(bytes: Int)
     case notText
     case notM3U(firstLine: String)
     case brokenAttributes(line: Int, reason: String)
     case empty
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let bytes):
             "the playlist is \(bytes) bytes, more than the \(Playlist.maximumBytes >> 20) MiB a channel list may take"
@@ -116,7 +116,7 @@ public enum PlaylistError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension Playlist {
     /// Reads an extended M3U playlist.
-    public static func parse(_ data: Data) throws(PlaylistError) -> Playlist {
+    package static func parse(_ data: Data) throws(PlaylistError) -> Playlist {
         guard data.count <= maximumBytes else { throw .tooLarge(bytes: data.count) }
         let bytes = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notText }
@@ -166,7 +166,7 @@ extension Playlist {
     }
 
     /// The playlist as M3U text: what `parse` read, with the values as they are now.
-    public func rendered() -> Data {
+    package func rendered() -> Data {
         var text = "#EXTM3U" + Self.render(attributes) + "\n"
         for entry in entries {
             if let duration = entry.duration {

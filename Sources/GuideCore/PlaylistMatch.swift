@@ -4,14 +4,14 @@ import Foundation
 /// its aliases), else by `tvg-name`, else by the display name, names compared without case,
 /// accents, punctuation, a country prefix (`ES: `, `ES | `) or quality suffixes (`HD`, `FHD`,
 /// `UHD`, `4K`…), so `ES: La 1 HD` is `La 1` and the channel `La1.es`.
-public struct PlaylistMatcher: Sendable {
-    public struct Candidate: Sendable, Hashable {
-        public var id: String
-        public var names: [String]
-        public var aliases: [String]
-        public var logo: String?
+package struct PlaylistMatcher: Sendable {
+    package struct Candidate: Sendable, Hashable {
+        package var id: String
+        package var names: [String]
+        package var aliases: [String]
+        package var logo: String?
 
-        public init(id: String, names: [String], aliases: [String] = [], logo: String? = nil) {
+        package init(id: String, names: [String], aliases: [String] = [], logo: String? = nil) {
             self.id = id
             self.names = names
             self.aliases = aliases
@@ -19,7 +19,7 @@ public struct PlaylistMatcher: Sendable {
         }
     }
 
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         case matched(channel: String, by: PlaylistReport.Match.Key)
         /// Several channels go by the entry's name.
         case ambiguous([String])
@@ -29,9 +29,9 @@ public struct PlaylistMatcher: Sendable {
     private let byID: [String: String]
     private let byFoldedID: [String: String]
     private let byName: [String: [String]]
-    public let candidates: [String: Candidate]
+    package let candidates: [String: Candidate]
 
-    public init(candidates: [Candidate]) {
+    package init(candidates: [Candidate]) {
         var byID: [String: String] = [:]
         var byFoldedID: [String: String] = [:]
         var byName: [String: [String]] = [:]
@@ -58,14 +58,14 @@ public struct PlaylistMatcher: Sendable {
     }
 
     /// The guide's channels as candidates, with the further ids the channel list gives them.
-    public init(channels: [Channel], aliases: [String: [String]] = [:]) {
+    package init(channels: [Channel], aliases: [String: [String]] = [:]) {
         self.init(candidates: channels.map { channel in
             Candidate(id: channel.id, names: [channel.name] + (channel.otherNames ?? []).map(\.value),
                       aliases: aliases[channel.id] ?? [], logo: channel.logo)
         })
     }
 
-    public func match(_ entry: Playlist.Entry) -> Outcome {
+    package func match(_ entry: Playlist.Entry) -> Outcome {
         if let tvgID = entry.tvgID, let id = byID[tvgID] ?? byFoldedID[tvgID.lowercased()] {
             return .matched(channel: id, by: .tvgID)
         }
@@ -79,7 +79,7 @@ public struct PlaylistMatcher: Sendable {
     }
 
     /// Every entry matched: the report of a run.
-    public func report(_ playlist: Playlist, source: String) -> PlaylistReport {
+    package func report(_ playlist: Playlist, source: String) -> PlaylistReport {
         var report = PlaylistReport(source: source, entries: playlist.entries.count)
         for entry in playlist.entries {
             switch match(entry) {
@@ -98,7 +98,7 @@ public struct PlaylistMatcher: Sendable {
     /// filled from the guide where the entry has none; unmatched entries as they were (an
     /// unknown `tvg-id` is kept: the player may find it in another guide). `keep` narrows to
     /// the entries of some channels (a line-up).
-    public func annotated(_ playlist: Playlist, keep: Set<String>? = nil) -> Playlist {
+    package func annotated(_ playlist: Playlist, keep: Set<String>? = nil) -> Playlist {
         var result = Playlist(attributes: playlist.attributes, entries: [])
         for var entry in playlist.entries {
             let channel: String?
@@ -120,7 +120,7 @@ public struct PlaylistMatcher: Sendable {
 
     /// `ES: La 1 HD` → `la1`: folded, a two- or three-letter country prefix and trailing quality
     /// tokens dropped, then only letters and digits.
-    public static func nameKey(_ name: String) -> String {
+    package static func nameKey(_ name: String) -> String {
         var text = Substring(name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil))
         text = text.drop { $0 == " " }
         if let separator = text.firstIndex(where: { $0 == ":" || $0 == "|" }) {
@@ -138,64 +138,64 @@ public struct PlaylistMatcher: Sendable {
 }
 
 /// What the run made of the configured playlist: in the snapshot's report and the run summary.
-public struct PlaylistReport: Codable, Sendable, Hashable {
+package struct PlaylistReport: Codable, Sendable, Hashable {
     /// The playlist's path or URL.
-    public var source: String
-    public var entries: Int
-    public var matched: [Match] = []
-    public var ambiguous: [Ambiguity] = []
-    public var unmatched: [Unmatched] = []
+    package var source: String
+    package var entries: Int
+    package var matched: [Match] = []
+    package var ambiguous: [Ambiguity] = []
+    package var unmatched: [Unmatched] = []
     /// Why the playlist could not be read this run; the channel list is then the last good one.
-    public var error: String?
+    package var error: String?
 
-    public init(source: String, entries: Int) {
+    package init(source: String, entries: Int) {
         self.source = source
         self.entries = entries
     }
 
-    public struct Match: Codable, Sendable, Hashable {
-        public enum Key: String, Codable, Sendable, Hashable {
+    package struct Match: Codable, Sendable, Hashable {
+        package enum Key: String, Codable, Sendable, Hashable {
             case tvgID = "tvg-id"
             case tvgName = "tvg-name"
             case name
         }
 
         /// The entry as the playlist names it.
-        public var entry: String
-        public var channel: String
+        package var entry: String
+        package var channel: String
         /// What matched it.
-        public var by: Key
+        package var by: Key
 
-        public init(entry: String, channel: String, by: Key) {
+        package init(entry: String, channel: String, by: Key) {
             self.entry = entry
             self.channel = channel
             self.by = by
         }
     }
 
-    public struct Ambiguity: Codable, Sendable, Hashable {
-        public var entry: String
-        public var candidates: [String]
+    package struct Ambiguity: Codable, Sendable, Hashable {
+        package var entry: String
+        package var candidates: [String]
 
-        public init(entry: String, candidates: [String]) {
+        package init(entry: String, candidates: [String]) {
             self.entry = entry
             self.candidates = candidates
         }
     }
 
-    public struct Unmatched: Codable, Sendable, Hashable {
-        public var entry: String
+    package struct Unmatched: Codable, Sendable, Hashable {
+        package var entry: String
         /// The entry's own `tvg-id`, which no channel of the guide has.
-        public var tvgID: String?
+        package var tvgID: String?
 
-        public init(entry: String, tvgID: String?) {
+        package init(entry: String, tvgID: String?) {
             self.entry = entry
             self.tvgID = tvgID
         }
     }
 
     /// The channels the playlist matched, each once, in playlist order.
-    public var channelIDs: [String] {
+    package var channelIDs: [String] {
         var seen = Set<String>()
         return matched.map(\.channel).filter { seen.insert($0).inserted }
     }

@@ -5,9 +5,9 @@ import Foundation
 /// `+`, `'`, `:` and others as they are, and a server reads a bare `+` as a space; strict
 /// encoding also gives recordings one spelling per request (docs/recording.md), which Python's
 /// `urllib.parse.quote(value, safe="-._~")` reproduces.
-public enum QueryEncoding {
+package enum QueryEncoding {
     /// `base` + `path` (relative, no leading `/`) + `?` + the items in the order given.
-    public static func url(_ base: URL, path: String, query: [(name: String, value: String)] = []) -> URL {
+    package static func url(_ base: URL, path: String, query: [(name: String, value: String)] = []) -> URL {
         var text = base.absoluteString
         if !text.hasSuffix("/") { text += "/" }
         text += path
@@ -20,7 +20,7 @@ public enum QueryEncoding {
         return url
     }
 
-    public static func escape(_ value: String) -> String {
+    package static func escape(_ value: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {

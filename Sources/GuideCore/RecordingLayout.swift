@@ -4,11 +4,11 @@ import Foundation
 /// `base_url`, plus `?` and the query items sorted by name when there is a query. Credential
 /// items (`api_key`, `token`…) are left out of file names, so a recording never holds a key and
 /// replays whatever key the configuration carries.
-public enum RecordingLayout {
+package enum RecordingLayout {
     /// The recording's path relative to the recording folder, or nil when `url` is not under
     /// `baseURL` (another scheme, host or port, or a path outside the base path) or would climb
     /// out of the folder with `..`.
-    public static func relativePath(for url: URL, under baseURL: URL) -> String? {
+    package static func relativePath(for url: URL, under baseURL: URL) -> String? {
         guard let request = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
               request.scheme?.lowercased() == base.scheme?.lowercased(),
@@ -25,7 +25,7 @@ public enum RecordingLayout {
 
     /// The file name for a path (relative to the recording folder, already percent-decoded) and
     /// the query items as they were sent (still percent-encoded).
-    public static func fileName(path: String, percentEncodedQueryItems items: [URLQueryItem]) -> String? {
+    package static func fileName(path: String, percentEncodedQueryItems items: [URLQueryItem]) -> String? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.isEmpty, !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         let query = sortedQuery(items)
@@ -34,7 +34,7 @@ public enum RecordingLayout {
     }
 
     /// Query items without credentials, sorted by name (items of the same name keep their order).
-    public static func sortedQuery(_ items: [URLQueryItem]) -> String {
+    package static func sortedQuery(_ items: [URLQueryItem]) -> String {
         items.enumerated()
             .filter { !URLRedaction.isSecret(queryItemNamed: $0.element.name) }
             .sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
@@ -43,7 +43,7 @@ public enum RecordingLayout {
     }
 
     /// A content type for a recorded file, from its extension (the query part ignored).
-    public static func contentType(forFileName name: String) -> String {
+    package static func contentType(forFileName name: String) -> String {
         let withoutQuery = name.split(separator: "?", maxSplits: 1).first.map(String.init) ?? name
         switch (withoutQuery as NSString).pathExtension.lowercased() {
         case "json": return "application/json"

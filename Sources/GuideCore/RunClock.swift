@@ -5,18 +5,18 @@ import Foundation
 /// a build gives the same answers whatever the machine's date. It holds the instant the run
 /// started: a run is minutes long, and a clock that stood still keeps "fetched at" and "fresh
 /// until" comparable between two runs given the same `--now`.
-public struct RunClock: Sendable {
-    public let now: Date
+package struct RunClock: Sendable {
+    package let now: Date
 
-    public init(fixedAt now: Date) {
+    package init(fixedAt now: Date) {
         self.now = now
     }
 
     /// The machine's wall clock as it reads when the run starts.
-    public static var wall: RunClock { RunClock(fixedAt: Date()) }
+    package static var wall: RunClock { RunClock(fixedAt: Date()) }
 
     /// `now` as a closure, for the types that take one.
-    public var reading: @Sendable () -> Date {
+    package var reading: @Sendable () -> Date {
         let now = self.now
         return { now }
     }

@@ -1,26 +1,26 @@
 import Foundation
 
 /// The merged guide as written to disk: versioned, deterministic JSON (see docs/snapshot.md).
-public struct Snapshot: Codable, Sendable, Hashable {
+package struct Snapshot: Codable, Sendable, Hashable {
     /// 2 added `works` and `Programme.work`; 3 added `audiences`. Older files are still read:
     /// version 1 has no works, versions 1 and 2 have no audiences.
-    public static let currentSchemaVersion = 3
+    package static let currentSchemaVersion = 3
 
-    public var schemaVersion: Int
+    package var schemaVersion: Int
     /// The run's clock (`--now`), so that a build from the same inputs gives the same bytes.
-    public var generatedAt: Date
-    public var window: TimeWindow
+    package var generatedAt: Date
+    package var window: TimeWindow
     /// Sorted by id.
-    public var channels: [Channel]
+    package var channels: [Channel]
     /// Sorted by channel, then start.
-    public var programmes: [Programme]
+    package var programmes: [Programme]
     /// Films and series the programmes point at (`Programme.work`), by `Work.id`.
-    public var works: [String: Work]
+    package var works: [String: Work]
     /// Daily audience rankings of the last days (`AudienceStore`), sorted by day.
-    public var audiences: [AudienceDay]
-    public var report: RunReport
+    package var audiences: [AudienceDay]
+    package var report: RunReport
 
-    public init(generatedAt: Date, window: TimeWindow, channels: [Channel], programmes: [Programme],
+    package init(generatedAt: Date, window: TimeWindow, channels: [Channel], programmes: [Programme],
                 works: [String: Work] = [:], audiences: [AudienceDay] = [], report: RunReport) {
         self.schemaVersion = Self.currentSchemaVersion
         self.generatedAt = generatedAt
@@ -33,7 +33,7 @@ public struct Snapshot: Codable, Sendable, Hashable {
     }
 
     /// As synthesised, except that `works` (schema 1) and `audiences` (schemas 1 and 2) may be absent.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
         generatedAt = try container.decode(Date.self, forKey: .generatedAt)
@@ -48,19 +48,19 @@ public struct Snapshot: Codable, Sendable, Hashable {
 
 /// What a run did, provider by provider and channel by channel. Durations are left out so that
 /// the snapshot stays byte-for-byte reproducible; the CLI prints them.
-public struct RunReport: Codable, Sendable, Hashable {
-    public var providers: [ProviderReport]
-    public var channels: [ChannelReport]
-    public var normalisation: NormalisationReport
-    public var warnings: [String]
+package struct RunReport: Codable, Sendable, Hashable {
+    package var providers: [ProviderReport]
+    package var channels: [ChannelReport]
+    package var normalisation: NormalisationReport
+    package var warnings: [String]
     /// Metadata enrichment; nil when providers.yaml has no `metadata` chains.
-    public var metadata: MetadataReport?
+    package var metadata: MetadataReport?
     /// Audience rankings; nil when providers.yaml lists no `audience` providers.
-    public var audience: AudienceReport?
+    package var audience: AudienceReport?
     /// The configured M3U playlist matched to the guide; nil when providers.yaml names none.
-    public var playlist: PlaylistReport?
+    package var playlist: PlaylistReport?
 
-    public init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(),
+    package init(providers: [ProviderReport] = [], channels: [ChannelReport] = [], normalisation: NormalisationReport = .init(),
                 warnings: [String] = [], metadata: MetadataReport? = nil, audience: AudienceReport? = nil, playlist: PlaylistReport? = nil) {
         self.providers = providers
         self.channels = channels
@@ -138,17 +138,17 @@ public struct ProviderFailure: Codable, Sendable, Hashable, Comparable {
     }
 }
 
-public struct ChannelReport: Codable, Sendable, Hashable {
-    public var id: String
+package struct ChannelReport: Codable, Sendable, Hashable {
+    package var id: String
     /// The provider that owns the channel; nil when none served it.
-    public var provider: String?
-    public var programmes: Int
+    package var provider: String?
+    package var programmes: Int
     /// True when no provider served the channel and its programmes come from the last good snapshot.
-    public var stale: Bool
+    package var stale: Bool
     /// When the snapshot the stale programmes come from was made.
-    public var staleSince: Date?
+    package var staleSince: Date?
 
-    public init(id: String, provider: String?, programmes: Int, stale: Bool = false, staleSince: Date? = nil) {
+    package init(id: String, provider: String?, programmes: Int, stale: Bool = false, staleSince: Date? = nil) {
         self.id = id
         self.provider = provider
         self.programmes = programmes
@@ -202,7 +202,7 @@ extension RunReport {
     /// The report with every occurrence of `secrets` (API keys, tokens from the environment)
     /// replaced in its messages, notes and warnings: a key in a URL path reaches an error message
     /// however carefully transports redact query strings, and a report is written to disk.
-    public func redacting(_ secrets: [String]) -> RunReport {
+    package func redacting(_ secrets: [String]) -> RunReport {
         guard !secrets.isEmpty else { return self }
         let scrubber = SecretScrubber(secrets)
         func clean(_ text: String) -> String { scrubber.scrub(text) }
@@ -236,19 +236,19 @@ extension MetadataProviderReport: ReportedProvider {}
 extension AudienceProviderReport: ReportedProvider {}
 
 /// One day's audience ranking.
-public struct AudienceDay: Codable, Sendable, Hashable {
-    public var day: Day
+package struct AudienceDay: Codable, Sendable, Hashable {
+    package var day: Day
     /// Ranked: viewers descending, then channel and title (`AudienceRecord.ranksBefore`); every
     /// record's `day` is this day.
-    public var records: [AudienceRecord]
+    package var records: [AudienceRecord]
 
-    public init(day: Day, records: [AudienceRecord]) {
+    package init(day: Day, records: [AudienceRecord]) {
         self.day = day
         self.records = records
     }
 
     /// As synthesised, and refuses a record filed under another day than its own.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         day = try container.decode(Day.self, forKey: .day)
         records = try container.decode([AudienceRecord].self, forKey: .records)
@@ -264,7 +264,7 @@ extension AudienceRecord {
     /// The order of a day's ranking: viewers descending, then channel and title; start, source,
     /// share and programme only break ties between rows that should not both exist, so that even
     /// those never depend on input order.
-    public static func ranksBefore(_ a: AudienceRecord, _ b: AudienceRecord) -> Bool {
+    package static func ranksBefore(_ a: AudienceRecord, _ b: AudienceRecord) -> Bool {
         if a.viewers != b.viewers { return a.viewers > b.viewers }
         if a.channel != b.channel { return SnapshotCodec.precedes(a.channel, b.channel) }
         if a.title != b.title { return SnapshotCodec.precedes(a.title, b.title) }
@@ -278,23 +278,23 @@ extension AudienceRecord {
 
 /// What the audience pipeline did: which days were fetched and from whom, which failed, and how
 /// many records found their programme in the guide.
-public struct AudienceReport: Codable, Sendable, Hashable {
+package struct AudienceReport: Codable, Sendable, Hashable {
     /// In chain order, then the providers that could not be built.
-    public var providers: [AudienceProviderReport]
+    package var providers: [AudienceProviderReport]
     /// Days in `Snapshot.audiences`.
-    public var days: Int
+    package var days: Int
     /// Records in `Snapshot.audiences`.
-    public var records: Int
+    package var records: Int
     /// Records with a `programme`.
-    public var joined: Int
+    package var joined: Int
     /// Days asked this run: those of the window the previous snapshot lacked, or all with a refresh.
-    public var fetched: [Day]
+    package var fetched: [Day]
     /// Days asked that no provider served.
-    public var failed: [Day]
+    package var failed: [Day]
     /// Failed days whose rows are the previous snapshot's, kept rather than lost.
-    public var stale: [Day]
+    package var stale: [Day]
 
-    public init(providers: [AudienceProviderReport] = [], days: Int = 0, records: Int = 0, joined: Int = 0,
+    package init(providers: [AudienceProviderReport] = [], days: Int = 0, records: Int = 0, joined: Int = 0,
                 fetched: [Day] = [], failed: [Day] = [], stale: [Day] = []) {
         self.providers = providers
         self.days = days

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a snapshot could not be read or written. Each case names the file when there is one.
-public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bytes are not a snapshot: not JSON, a missing field, a value of the wrong type, a bad time.
     /// `file` is nil when the bytes did not come from a file.
     case corrupt(file: String?, detail: String)
@@ -10,7 +10,7 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Reading or writing a file failed (missing, permission, disk full…).
     case io(file: String, operation: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .corrupt(let file?, let detail): "corrupt snapshot \(file): \(detail)"
         case .corrupt(nil, let detail): "corrupt snapshot: \(detail)"
@@ -34,8 +34,8 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
 /// bytes, two-space indentation with one member per line, times as ISO 8601 UTC whole seconds,
 /// nil fields left out, channels sorted by id, programmes by (channel, start) and audiences by day
 /// and rank, and a trailing newline — the layout of Python's `json.dumps(…, indent=2, sort_keys=True, ensure_ascii=False)`.
-public enum SnapshotCodec {
-    public static func encode(_ snapshot: Snapshot) throws -> Data {
+package enum SnapshotCodec {
+    package static func encode(_ snapshot: Snapshot) throws -> Data {
         var canonical = snapshot
         canonical.channels = sortedChannels(snapshot.channels)
         canonical.programmes = sortedProgrammes(snapshot.programmes)
@@ -50,7 +50,7 @@ public enum SnapshotCodec {
     }
 
     /// Reads every schema up to `Snapshot.currentSchemaVersion`.
-    public static func decode(_ data: Data) throws -> Snapshot {
+    package static func decode(_ data: Data) throws -> Snapshot {
         try decode(data, programmesPerChunk: defaultProgrammesPerChunk)
     }
 

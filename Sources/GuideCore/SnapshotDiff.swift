@@ -9,8 +9,8 @@ import Foundation
 /// users want to see. A record's `rank` is not: it follows from the viewers of the whole day,
 /// whose changes are reported where they happen. `generatedAt`, `window`, `schemaVersion` and `report`
 /// are not compared: they differ on every run.
-public enum SnapshotDiff {
-    public static func compare(_ old: Snapshot, _ new: Snapshot) -> GuideDiff {
+package enum SnapshotDiff {
+    package static func compare(_ old: Snapshot, _ new: Snapshot) -> GuideDiff {
         let oldChannels = firstByKey(old.channels, \.id)
         let newChannels = firstByKey(new.channels, \.id)
         let channelsChanged = newChannels.compactMap { id, channel -> GuideDiff.ChannelChange? in
@@ -172,53 +172,53 @@ extension AudienceRecord {
 /// The result of `SnapshotDiff.compare`. Every list is sorted: channels and works by id,
 /// programmes by start, audience days by day and their records in ranking order (viewers
 /// descending), fields by name.
-public struct GuideDiff: Codable, Sendable, Hashable {
-    public var channelsAdded: [String]
-    public var channelsRemoved: [String]
-    public var channelsChanged: [ChannelChange]
+package struct GuideDiff: Codable, Sendable, Hashable {
+    package var channelsAdded: [String]
+    package var channelsRemoved: [String]
+    package var channelsChanged: [ChannelChange]
     /// Only channels whose programmes differ, sorted by channel.
-    public var channels: [ChannelProgrammeDiff]
-    public var worksAdded: [WorkSummary]
-    public var worksRemoved: [WorkSummary]
-    public var worksChanged: [WorkChange]
-    public var audienceDaysAdded: [AudienceDaySummary]
-    public var audienceDaysRemoved: [AudienceDaySummary]
+    package var channels: [ChannelProgrammeDiff]
+    package var worksAdded: [WorkSummary]
+    package var worksRemoved: [WorkSummary]
+    package var worksChanged: [WorkChange]
+    package var audienceDaysAdded: [AudienceDaySummary]
+    package var audienceDaysRemoved: [AudienceDaySummary]
     /// Only days in both snapshots whose records differ, sorted by day.
-    public var audienceDays: [AudienceDayDiff]
+    package var audienceDays: [AudienceDayDiff]
 
-    public struct ChannelChange: Codable, Sendable, Hashable {
-        public var id: String
+    package struct ChannelChange: Codable, Sendable, Hashable {
+        package var id: String
         /// Snapshot member names, sorted.
-        public var fields: [String]
+        package var fields: [String]
 
-        public init(id: String, fields: [String]) {
+        package init(id: String, fields: [String]) {
             self.id = id
             self.fields = fields
         }
     }
 
-    public struct ChannelProgrammeDiff: Codable, Sendable, Hashable {
-        public var channel: String
-        public var added: [ProgrammeSummary]
-        public var removed: [ProgrammeSummary]
-        public var changed: [ProgrammeChange]
+    package struct ChannelProgrammeDiff: Codable, Sendable, Hashable {
+        package var channel: String
+        package var added: [ProgrammeSummary]
+        package var removed: [ProgrammeSummary]
+        package var changed: [ProgrammeChange]
 
-        public init(channel: String, added: [ProgrammeSummary], removed: [ProgrammeSummary], changed: [ProgrammeChange]) {
+        package init(channel: String, added: [ProgrammeSummary], removed: [ProgrammeSummary], changed: [ProgrammeChange]) {
             self.channel = channel
             self.added = added
             self.removed = removed
             self.changed = changed
         }
 
-        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+        package var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
     }
 
-    public struct ProgrammeSummary: Codable, Sendable, Hashable {
-        public var start: Date
-        public var stop: Date?
-        public var title: String
+    package struct ProgrammeSummary: Codable, Sendable, Hashable {
+        package var start: Date
+        package var stop: Date?
+        package var title: String
 
-        public init(start: Date, stop: Date?, title: String) {
+        package init(start: Date, stop: Date?, title: String) {
             self.start = start
             self.stop = stop
             self.title = title
@@ -229,43 +229,43 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
-    public struct ProgrammeChange: Codable, Sendable, Hashable {
-        public var start: Date
+    package struct ProgrammeChange: Codable, Sendable, Hashable {
+        package var start: Date
         /// The new title.
-        public var title: String
+        package var title: String
         /// Sorted by field name.
-        public var fields: [FieldChange]
+        package var fields: [FieldChange]
 
-        public init(start: Date, title: String, fields: [FieldChange]) {
+        package init(start: Date, title: String, fields: [FieldChange]) {
             self.start = start
             self.title = title
             self.fields = fields
         }
     }
 
-    public struct WorkSummary: Codable, Sendable, Hashable {
+    package struct WorkSummary: Codable, Sendable, Hashable {
         /// `Work.id`: `movie/tmdb/348`.
-        public var id: String
+        package var id: String
         /// The merged title, else the first guide title.
-        public var title: String?
+        package var title: String?
 
-        public init(id: String, title: String?) {
+        package init(id: String, title: String?) {
             self.id = id
             self.title = title
         }
     }
 
-    public struct WorkChange: Codable, Sendable, Hashable {
-        public var id: String
+    package struct WorkChange: Codable, Sendable, Hashable {
+        package var id: String
         /// The new merged title, else the first guide title.
-        public var title: String?
+        package var title: String?
         /// Metadata fields by their own names (`overview`, `voteAverage`), the work's `kind` and
         /// `guideTitles`, and `matches.<provider>` for each provider's match; sorted by name.
-        public var fields: [FieldChange]
+        package var fields: [FieldChange]
         /// Fields whose provider changed (`overview`: `tmdb` → `tmdb-recorded`), sorted by field.
-        public var sources: [FieldChange]
+        package var sources: [FieldChange]
 
-        public init(id: String, title: String?, fields: [FieldChange], sources: [FieldChange]) {
+        package init(id: String, title: String?, fields: [FieldChange], sources: [FieldChange]) {
             self.id = id
             self.title = title
             self.fields = fields
@@ -273,11 +273,11 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
-    public struct AudienceDaySummary: Codable, Sendable, Hashable {
-        public var day: Day
-        public var records: Int
+    package struct AudienceDaySummary: Codable, Sendable, Hashable {
+        package var day: Day
+        package var records: Int
 
-        public init(day: Day, records: Int) {
+        package init(day: Day, records: Int) {
             self.day = day
             self.records = records
         }
@@ -287,29 +287,29 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
-    public struct AudienceDayDiff: Codable, Sendable, Hashable {
-        public var day: Day
-        public var added: [AudienceSummary]
-        public var removed: [AudienceSummary]
-        public var changed: [AudienceChange]
+    package struct AudienceDayDiff: Codable, Sendable, Hashable {
+        package var day: Day
+        package var added: [AudienceSummary]
+        package var removed: [AudienceSummary]
+        package var changed: [AudienceChange]
 
-        public init(day: Day, added: [AudienceSummary], removed: [AudienceSummary], changed: [AudienceChange]) {
+        package init(day: Day, added: [AudienceSummary], removed: [AudienceSummary], changed: [AudienceChange]) {
             self.day = day
             self.added = added
             self.removed = removed
             self.changed = changed
         }
 
-        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+        package var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
     }
 
-    public struct AudienceSummary: Codable, Sendable, Hashable {
-        public var channel: String
-        public var title: String
-        public var start: Date?
-        public var viewers: Int
+    package struct AudienceSummary: Codable, Sendable, Hashable {
+        package var channel: String
+        package var title: String
+        package var start: Date?
+        package var viewers: Int
 
-        public init(channel: String, title: String, start: Date?, viewers: Int) {
+        package init(channel: String, title: String, start: Date?, viewers: Int) {
             self.channel = channel
             self.title = title
             self.start = start
@@ -321,15 +321,15 @@ public struct GuideDiff: Codable, Sendable, Hashable {
         }
     }
 
-    public struct AudienceChange: Codable, Sendable, Hashable {
-        public var channel: String
-        public var title: String
-        public var start: Date?
+    package struct AudienceChange: Codable, Sendable, Hashable {
+        package var channel: String
+        package var title: String
+        package var start: Date?
         /// The record's snapshot members that changed (`viewers`, `share`, `source`, `programme`),
         /// sorted by name; `rank` is not compared.
-        public var fields: [FieldChange]
+        package var fields: [FieldChange]
 
-        public init(channel: String, title: String, start: Date?, fields: [FieldChange]) {
+        package init(channel: String, title: String, start: Date?, fields: [FieldChange]) {
             self.channel = channel
             self.title = title
             self.start = start
@@ -339,19 +339,19 @@ public struct GuideDiff: Codable, Sendable, Hashable {
 
     /// One member's old and new value as compact JSON, cut to about 120 characters, or, in a
     /// work's `sources`, the id of the provider that gave the field; nil when absent on that side.
-    public struct FieldChange: Codable, Sendable, Hashable {
-        public var field: String
-        public var old: String?
-        public var new: String?
+    package struct FieldChange: Codable, Sendable, Hashable {
+        package var field: String
+        package var old: String?
+        package var new: String?
 
-        public init(field: String, old: String?, new: String?) {
+        package init(field: String, old: String?, new: String?) {
             self.field = field
             self.old = old
             self.new = new
         }
     }
 
-    public init(channelsAdded: [String], channelsRemoved: [String], channelsChanged: [ChannelChange], channels: [ChannelProgrammeDiff],
+    package init(channelsAdded: [String], channelsRemoved: [String], channelsChanged: [ChannelChange], channels: [ChannelProgrammeDiff],
                 worksAdded: [WorkSummary] = [], worksRemoved: [WorkSummary] = [], worksChanged: [WorkChange] = [],
                 audienceDaysAdded: [AudienceDaySummary] = [], audienceDaysRemoved: [AudienceDaySummary] = [],
                 audienceDays: [AudienceDayDiff] = []) {
@@ -368,25 +368,25 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     }
 
     /// Reads what `json()` wrote.
-    public init(json: Data) throws {
+    package init(json: Data) throws {
         self = try SnapshotCodec.decoder().decode(GuideDiff.self, from: json)
     }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         channelsAdded.isEmpty && channelsRemoved.isEmpty && channelsChanged.isEmpty && channels.allSatisfy(\.isEmpty)
             && worksAdded.isEmpty && worksRemoved.isEmpty && worksChanged.isEmpty
             && audienceDaysAdded.isEmpty && audienceDaysRemoved.isEmpty && audienceDays.allSatisfy(\.isEmpty)
     }
 
-    public var programmesAdded: Int { channels.reduce(0) { $0 + $1.added.count } }
-    public var programmesRemoved: Int { channels.reduce(0) { $0 + $1.removed.count } }
-    public var programmesChanged: Int { channels.reduce(0) { $0 + $1.changed.count } }
+    package var programmesAdded: Int { channels.reduce(0) { $0 + $1.added.count } }
+    package var programmesRemoved: Int { channels.reduce(0) { $0 + $1.removed.count } }
+    package var programmesChanged: Int { channels.reduce(0) { $0 + $1.changed.count } }
 
     /// For people: channel changes, then per channel `+` added, `-` removed and `~` changed
     /// programmes (each changed field on its own line), then works the same way (with the
     /// providers that changed under `sources:`), then audience days added and removed and, per
     /// day, its records the same way, then a summary line.
-    public func text() -> String {
+    package func text() -> String {
         guard !isEmpty else { return "no differences\n" }
         var lines: [String] = []
         if !channelsAdded.isEmpty || !channelsRemoved.isEmpty || !channelsChanged.isEmpty {
@@ -437,7 +437,7 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     }
 
     /// `3 added, 1 removed, 2 changed in 2 channels; channels +1 -0 ~1; works +2 -0 ~1; audience days +1 -1 ~2`.
-    public var summary: String {
+    package var summary: String {
         let changedChannels = channels.count
         return "\(programmesAdded) added, \(programmesRemoved) removed, \(programmesChanged) changed "
             + "in \(changedChannels) channel\(changedChannels == 1 ? "" : "s"); "
@@ -464,7 +464,7 @@ public struct GuideDiff: Codable, Sendable, Hashable {
     }
 
     /// For programs: pretty JSON with sorted keys and ISO 8601 times, as snapshots are written.
-    public func json() -> Data {
+    package func json() -> Data {
         var writer = JSONWriter(pretty: true)
         write(to: &writer)
         writer.newline()

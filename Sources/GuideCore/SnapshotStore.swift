@@ -10,23 +10,23 @@ import Darwin
 /// A folder of snapshots: `latest.json` plus dated `guide-<CompactTime of generatedAt>.json`
 /// files, the newest `keep` of them kept. Every file is written with `AtomicFile`, so that a crash
 /// or a full disk leaves either the old file or the new one, never a torn one.
-public struct SnapshotStore: Sendable {
-    public let directory: URL
+package struct SnapshotStore: Sendable {
+    package let directory: URL
     /// How many dated files to keep; below 1 counts as 1, so the snapshot just written stays.
-    public let keep: Int
+    package let keep: Int
 
-    public static let latestName = "latest.json"
+    package static let latestName = "latest.json"
     static let datedPrefix = "guide-"
     static let datedSuffix = ".json"
 
-    public init(directory: URL, keep: Int) {
+    package init(directory: URL, keep: Int) {
         self.directory = directory
         self.keep = max(1, keep)
     }
 
-    public var latestURL: URL { directory.appendingPathComponent(Self.latestName) }
+    package var latestURL: URL { directory.appendingPathComponent(Self.latestName) }
 
-    public func datedURL(for generatedAt: Date) -> URL {
+    package func datedURL(for generatedAt: Date) -> URL {
         directory.appendingPathComponent(Self.datedPrefix + CompactTime.format(generatedAt) + Self.datedSuffix)
     }
 
@@ -34,7 +34,7 @@ public struct SnapshotStore: Sendable {
     /// file. Nothing is replaced when encoding or the dated write fails, so `latest.json` is
     /// always the last snapshot that was written whole.
     @discardableResult
-    public func write(_ snapshot: Snapshot) throws -> URL {
+    package func write(_ snapshot: Snapshot) throws -> URL {
         let data = try SnapshotCodec.encode(snapshot)
         try createDirectory()
         AtomicFile.removeAbandonedTemporaryFiles(in: directory)
@@ -46,13 +46,13 @@ public struct SnapshotStore: Sendable {
     }
 
     /// The snapshot in `latest.json`, or nil when there is none yet.
-    public func loadLatest() throws -> Snapshot? {
+    package func loadLatest() throws -> Snapshot? {
         guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
         return try Self.load(latestURL)
     }
 
     /// Any snapshot file, in a store or not.
-    public static func load(_ url: URL) throws -> Snapshot {
+    package static func load(_ url: URL) throws -> Snapshot {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -67,7 +67,7 @@ public struct SnapshotStore: Sendable {
     }
 
     /// The dated files, newest first (their names sort by time). Empty when the folder is missing.
-    public func list() -> [URL] {
+    package func list() -> [URL] {
         datedNames().sorted(by: >).map { directory.appendingPathComponent($0) }
     }
 
@@ -112,7 +112,7 @@ public struct SnapshotStore: Sendable {
 /// A crash between creating the temporary file and renaming it leaves the temporary file behind:
 /// readers never see it (its name is not a store's), and `removeAbandonedTemporaryFiles(in:)`
 /// clears such leftovers.
-public enum AtomicFile {
+package enum AtomicFile {
     static let temporarySuffix = ".tmp"
 
     /// Temporary files are `.<target>.<pid>.<random>.tmp`, and their writer holds an exclusive
@@ -120,7 +120,7 @@ public enum AtomicFile {
     /// however it dies, so a temporary file whose lock can be taken was abandoned. Neither a clock
     /// (a jump forward would make a live write look old) nor a pid (reused, and pid 1 in every
     /// container run) can tell that.
-    public static func removeAbandonedTemporaryFiles(in directory: URL) {
+    package static func removeAbandonedTemporaryFiles(in directory: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
             let path = directory.appendingPathComponent(name).path
@@ -140,7 +140,7 @@ public enum AtomicFile {
     }
 
     /// Replaces `target` with `data`: afterwards it holds the old bytes or all of the new ones.
-    public static func write(_ data: Data, to target: URL, retrying: Bool = true) throws(SnapshotError) {
+    package static func write(_ data: Data, to target: URL, retrying: Bool = true) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         let fail = { (operation: String) -> SnapshotError in
             let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())

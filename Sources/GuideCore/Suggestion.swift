@@ -1,14 +1,14 @@
 /// "Did you mean" hints for misspelt keys, provider names and types. Hand-written because
 /// neither Foundation nor the package's dependencies offer an edit distance.
-public enum Suggestion {
+package enum Suggestion {
     /// ` — did you mean 'x'?` for the closest candidate within a few edits, or "" when none is close.
-    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    package static func didYouMean(_ word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { " — did you mean '\($0)'?" } ?? ""
     }
 
     /// The candidate nearest to `word`, provided the distance is small for its length (one edit
     /// for short words, up to three for long ones); ties go to the earlier candidate.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates where candidate != word {
@@ -24,7 +24,7 @@ public enum Suggestion {
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
     /// neighbours each cost one, so `wnidow` is one edit from `window`.
-    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousRow = [Int](repeating: 0, count: b.count + 1)

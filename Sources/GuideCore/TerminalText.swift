@@ -1,11 +1,11 @@
 /// Text from outside (a title, a channel name, an error message quoting a page) made safe to
 /// print on a terminal: control characters are shown as escapes instead of obeyed (a title may
 /// carry `ESC [2J`, which clears the screen), and a very long value is cut.
-public enum TerminalText {
+package enum TerminalText {
     /// Lines printed longer than this are cut, with a note of how much was left out.
-    public static let maximumLength = 400
+    package static let maximumLength = 400
 
-    public static func escaped(_ text: String, limit: Int = maximumLength) -> String {
+    package static func escaped(_ text: String, limit: Int = maximumLength) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {

@@ -3,15 +3,15 @@ import Foundation
 /// Calendar arithmetic on UTC civil time without `DateFormatter` or `Calendar`, which are far too
 /// slow for the hot loops that parse and write tens of thousands of programme times.
 /// The day-count algorithms are Howard Hinnant's `days_from_civil` / `civil_from_days`.
-public enum CivilTime {
+package enum CivilTime {
     /// Seconds since 1970-01-01T00:00:00Z of a UTC civil time.
     @inlinable
-    public static func epochSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
+    package static func epochSeconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int {
         daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 
     @inlinable
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -21,11 +21,11 @@ public enum CivilTime {
         return era * 146_097 + doe - 719_468
     }
 
-    public struct Components: Sendable, Hashable {
-        public var year, month, day, hour, minute, second: Int
+    package struct Components: Sendable, Hashable {
+        package var year, month, day, hour, minute, second: Int
 
         @inlinable
-        public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
             self.year = year
             self.month = month
             self.day = day
@@ -36,7 +36,7 @@ public enum CivilTime {
     }
 
     @inlinable
-    public static func components(epochSeconds: Int) -> Components {
+    package static func components(epochSeconds: Int) -> Components {
         var days = epochSeconds / 86_400
         var rest = epochSeconds % 86_400
         if rest < 0 {
@@ -56,14 +56,14 @@ public enum CivilTime {
     }
 
     /// The civil time the clock of `timeZone` shows at `date`.
-    public static func components(of date: Date, in timeZone: TimeZone) -> Components {
+    package static func components(of date: Date, in timeZone: TimeZone) -> Components {
         components(epochSeconds: Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date))
     }
 
     /// The instant at which the clock of `timeZone` shows `wallClock` (a civil time written as
     /// seconds since 1970, as if it were UTC). In the hour a clock skips, the offset before the
     /// change applies, so 02:30 on the day summer time starts is 03:30 summer time.
-    public static func instant(wallClock: Int, in timeZone: TimeZone) -> Date {
+    package static func instant(wallClock: Int, in timeZone: TimeZone) -> Date {
         // The offset at the wall-clock time read as UTC is right except within hours of a
         // change; asking again at the instant it gives settles those.
         let guess = wallClock - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(wallClock)))
@@ -73,8 +73,8 @@ public enum CivilTime {
 }
 
 /// ISO 8601 in UTC with whole seconds (`2026-10-25T20:30:00Z`), the one time format of snapshots.
-public enum ISOTime {
-    public static func format(_ date: Date) -> String {
+package enum ISOTime {
+    package static func format(_ date: Date) -> String {
         let c = CivilTime.components(epochSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
         var out = [UInt8]()
         out.reserveCapacity(20)
@@ -88,7 +88,7 @@ public enum ISOTime {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `±HH:MM`; fractions of a second are ignored.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
         guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20,
               b[13] == 0x3A, b[16] == 0x3A,
@@ -140,8 +140,8 @@ public enum ISOTime {
 }
 
 /// `20261025T203000Z`: the time part of programme ids, safe in URLs and file names.
-public enum CompactTime {
-    public static func format(_ date: Date) -> String {
+package enum CompactTime {
+    package static func format(_ date: Date) -> String {
         let c = CivilTime.components(epochSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
         var out = [UInt8]()
         out.reserveCapacity(16)

@@ -78,11 +78,11 @@ public enum TitleMatcher {
 /// A title reduced to what identifies it: case, accents, punctuation and the spelling of "and"
 /// (`&`, `and`, Spanish `y`) do not count. A trailing year in brackets,
 /// `Hermanos (2024)`, is taken off the words and kept as `year`.
-public struct TitleKey: Sendable, Hashable {
-    public var words: [String]
-    public var year: Int?
+package struct TitleKey: Sendable, Hashable {
+    package var words: [String]
+    package var year: Int?
 
-    public init(_ title: String) {
+    package init(_ title: String) {
         var text = title.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         year = nil
         if let suffix = text.range(of: #"\s*[\(\[]\s*(1[89]|20)\d\d\s*[\)\]]\s*$"#, options: .regularExpression) {

@@ -2,13 +2,13 @@ import Foundation
 
 /// Keeps credentials out of logs, error messages and files: API keys travel in query strings
 /// (`?api_key=…`) and user-info (`user:password@`), and both must never be written anywhere.
-public enum URLRedaction {
+package enum URLRedaction {
     /// What replaces a secret value in a redacted URL.
-    public static let placeholder = "REDACTED"
+    package static let placeholder = "REDACTED"
 
     /// True for query item names that carry a credential: `api_key`, `apikey`, `api-key`, `key`,
     /// `token`, `access_token`, `secret`, `password`… (case-insensitive).
-    public static func isSecret(queryItemNamed name: String) -> Bool {
+    package static func isSecret(queryItemNamed name: String) -> Bool {
         let normalized = name.lowercased().filter { $0 != "_" && $0 != "-" }
         return normalized == "key" || normalized == "password" || normalized == "sig" || normalized == "signature"
             || normalized.hasSuffix("apikey") || normalized.hasSuffix("token") || normalized.hasSuffix("secret")
@@ -16,7 +16,7 @@ public enum URLRedaction {
 
     /// `url` as text fit for a log line or an error: secret query values replaced by
     /// `REDACTED`, user-info removed, everything else (order, encoding) unchanged.
-    public static func redacted(_ url: URL) -> String {
+    package static func redacted(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return "<unparseable URL>"
         }
@@ -33,7 +33,7 @@ public enum URLRedaction {
 
     /// `url` with secret query items and user-info removed altogether: the identity under which a
     /// response is cached or recorded, so that neither holds a key and a new key keeps the cache.
-    public static func withoutSecrets(_ url: URL) -> String {
+    package static func withoutSecrets(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }
@@ -48,7 +48,7 @@ public enum URLRedaction {
 
     /// `text` with every occurrence of the given secret values (API keys, tokens taken from the
     /// environment) replaced by the placeholder, however it is written (`SecretScrubber`).
-    public static func scrub(_ text: String, removing secrets: [String]) -> String {
+    package static func scrub(_ text: String, removing secrets: [String]) -> String {
         SecretScrubber(secrets).scrub(text)
     }
 }
@@ -62,15 +62,15 @@ public enum URLRedaction {
 /// is printed (TheTVDB's login body). Shorter than `wholeWordBelow` (a 4-digit PIN), only where it
 /// stands alone, not inside a longer run of letters and digits, so `4711` is hidden in
 /// `pin 4711` but `147112` is left alone. Longer values are found anywhere.
-public struct SecretScrubber: @unchecked Sendable {
+package struct SecretScrubber: @unchecked Sendable {
     // @unchecked: NSRegularExpression is immutable once made and safe to share between threads.
-    public static let minimumLength = 4
-    public static let wholeWordBelow = 8
+    package static let minimumLength = 4
+    package static let wholeWordBelow = 8
 
     private let short: [NSRegularExpression]
     private let long: [NSRegularExpression]
 
-    public init(_ secrets: [String]) {
+    package init(_ secrets: [String]) {
         var short: [NSRegularExpression] = []
         var long: [NSRegularExpression] = []
         for secret in Set(secrets) where secret.count >= Self.minimumLength {
@@ -85,9 +85,9 @@ public struct SecretScrubber: @unchecked Sendable {
         self.long = long.sorted { $0.pattern.count > $1.pattern.count }
     }
 
-    public var isEmpty: Bool { short.isEmpty && long.isEmpty }
+    package var isEmpty: Bool { short.isEmpty && long.isEmpty }
 
-    public func scrub(_ text: String) -> String {
+    package func scrub(_ text: String) -> String {
         (long + short).reduce(text) { text, expression in
             expression.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: URLRedaction.placeholder)
@@ -96,7 +96,7 @@ public struct SecretScrubber: @unchecked Sendable {
 
     /// True when `data`, read as UTF-8, holds a value of `wholeWordBelow` characters or more: a
     /// shorter one in a body (a year, a count) cannot be told from the data around it.
-    public func holdsLongSecret(_ data: Data) -> Bool {
+    package func holdsLongSecret(_ data: Data) -> Bool {
         guard !long.isEmpty else { return false }
         let text = String(decoding: data, as: UTF8.self)
         let range = NSRange(text.startIndex..., in: text)

@@ -3,8 +3,8 @@ import Foundation
 /// Moves a recorded source's times by whole weeks, so that a recording of a fixed week covers
 /// the current window on any date (the offline sample, a replayed MiGuiaTV week). Whole weeks
 /// keep every airing on its weekday.
-public struct WeekShiftedGuideProvider: GuideProvider {
-    public enum Mode: Sendable, Hashable {
+package struct WeekShiftedGuideProvider: GuideProvider {
+    package enum Mode: Sendable, Hashable {
         /// Repeat the recorded week as often as the window needs: each copy, shifted by whole
         /// weeks, keeps the airings that start within its own week of the recording, so the
         /// copies tile the window without overlapping.
@@ -13,26 +13,26 @@ public struct WeekShiftedGuideProvider: GuideProvider {
         case weeks(Int)
     }
 
-    public static let week: TimeInterval = 7 * 86_400
+    package static let week: TimeInterval = 7 * 86_400
 
     let inner: any GuideProvider
     let mode: Mode
     let now: Date
     private let shiftsUsed = ShiftLog()
 
-    public init(_ inner: any GuideProvider, mode: Mode, now: Date) {
+    package init(_ inner: any GuideProvider, mode: Mode, now: Date) {
         self.inner = inner
         self.mode = mode
         self.now = now
     }
 
-    public var id: String { inner.id }
+    package var id: String { inner.id }
 
-    public func channels() async throws -> [Channel] {
+    package func channels() async throws -> [Channel] {
         try await inner.channels()
     }
 
-    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+    package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         switch mode {
         case .weeks(let weeks):
             let recorded = try await inner.schedule(for: channel, in: window.shifted(by: -Double(weeks) * Self.week))
@@ -66,7 +66,7 @@ public struct WeekShiftedGuideProvider: GuideProvider {
         }
     }
 
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         let weeks = await shiftsUsed.values
         let shifts = weeks.sorted().map { "\($0 >= 0 ? "+" : "")\($0)" }
         var notes = await inner.reportNotes()
@@ -91,8 +91,8 @@ extension DateInterval {
 /// The audience counterpart of `WeekShiftedGuideProvider`: a day's ranking is taken from the
 /// recording of the same weekday some whole weeks earlier, its times moved forward by those
 /// weeks, so recorded audiences keep joining the week-shifted recorded guide on any date.
-public struct WeekShiftedAudienceProvider: AudienceProvider {
-    public enum Mode: Sendable, Hashable {
+package struct WeekShiftedAudienceProvider: AudienceProvider {
+    package enum Mode: Sendable, Hashable {
         /// The nearest recorded day on the same weekday: the day itself, else one week earlier,
         /// one week later, two weeks earlier…, up to `maxWeeks` away, stepping over days without
         /// a recording.
@@ -104,14 +104,14 @@ public struct WeekShiftedAudienceProvider: AudienceProvider {
     let mode: Mode
     private let shiftsUsed = ShiftLog()
 
-    public init(_ inner: any AudienceProvider, mode: Mode) {
+    package init(_ inner: any AudienceProvider, mode: Mode) {
         self.inner = inner
         self.mode = mode
     }
 
-    public var id: String { inner.id }
+    package var id: String { inner.id }
 
-    public func audiences(on day: Day) async throws -> [AudienceRecord] {
+    package func audiences(on day: Day) async throws -> [AudienceRecord] {
         switch mode {
         case .weeks(let weeks):
             return try await shifted(day, byWeeks: weeks)
@@ -128,7 +128,7 @@ public struct WeekShiftedAudienceProvider: AudienceProvider {
         }
     }
 
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         let weeks = await shiftsUsed.values.sorted()
         let note = weeks.isEmpty || weeks == [0] ? [] : ["recorded days shifted by " + weeks.map { "\($0 >= 0 ? "+" : "")\($0)" }.joined(separator: ", ") + " week(s)"]
         return await inner.reportNotes() + note

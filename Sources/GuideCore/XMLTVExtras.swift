@@ -69,22 +69,22 @@ public struct WebLink: Codable, Sendable, Hashable {
 
 /// An immutable value behind one reference: an optional field of a value type the size of a
 /// pointer, for data most values lack. Encodes as the value itself.
-public final class Boxed<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-    public let value: Value
+package final class Boxed<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    package let value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         value = try Value(from: decoder)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
     }
 
-    public static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs === rhs || lhs.value == rhs.value }
+    package static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs === rhs || lhs.value == rhs.value }
 
-    public func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
+    package func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
 }

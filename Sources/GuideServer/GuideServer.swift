@@ -7,7 +7,7 @@ import UnixSignals
 
 /// `tvguide serve`: the guide over HTTP. Loads the last snapshot before it listens (a warm start
 /// answers at once, offline too), rebuilds it in the background and swaps it in whole.
-public struct GuideServer: Sendable {
+package struct GuideServer: Sendable {
     let settings: ServerSettings
     let source: GuideSource
     let logger: Logger
@@ -16,7 +16,7 @@ public struct GuideServer: Sendable {
     /// Loads `latest.json` through `source`; a missing one starts an empty guide that the first
     /// refresh fills. A snapshot that cannot be read is an error: serving nothing silently would
     /// hide it.
-    public init(settings: ServerSettings, source: GuideSource, logger: Logger) throws {
+    package init(settings: ServerSettings, source: GuideSource, logger: Logger) throws {
         self.settings = settings
         self.source = source
         self.logger = logger
@@ -30,11 +30,11 @@ public struct GuideServer: Sendable {
 
     /// The route patterns served, in registration order (`GET /channels/{id}/schedule`): what
     /// `/openapi.yaml` must describe.
-    public var routes: [String] { Self.makeRouter(serving).paths }
+    package var routes: [String] { Self.makeRouter(serving).paths }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight and
     /// returns. `onListening` gets the bound port (useful with port 0).
-    public func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+    package func run(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
                     onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var services: [any Service] = []
         if let refresh = source.refresh, let interval = settings.refreshInterval {

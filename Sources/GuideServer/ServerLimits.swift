@@ -7,33 +7,33 @@ import NIOHTTP1
 /// there is no request to answer (an idle keep-alive, a client that stopped reading). Each bound
 /// is what keeps a misbehaving client from holding memory or a connection for long; none comes
 /// near what the guide's own pages, feeds and API clients send.
-public struct ServerLimits: Sendable, Hashable {
+package struct ServerLimits: Sendable, Hashable {
     /// The request target (path and query), bytes; longer is a 414.
-    public var uriBytes = 8 * 1_024
+    package var uriBytes = 8 * 1_024
     /// The header fields, bytes (each name and value, plus 4 for `: ` and CRLF); more is a 431.
-    public var headerBytes = 16 * 1_024
+    package var headerBytes = 16 * 1_024
     /// Header fields; more is a 431.
-    public var headerFields = 100
+    package var headerFields = 100
     /// The request head as the HTTP parser reads it (request line and fields): past this it stops
     /// reading and the request gets a 431, so that no head, however long, is held whole.
-    public var headBytes = 64 * 1_024
+    package var headBytes = 64 * 1_024
     /// A request body, bytes. The routes take none: a body declared longer, or one sent chunked
     /// (of a length not known in advance), is a 413 before any of it is read.
-    public var bodyBytes = 1_024
+    package var bodyBytes = 1_024
     /// Query parameters, a repeated one counting each time; more is a 400.
-    public var queryParameters = 128
+    package var queryParameters = 128
     /// From the connection's opening, or the first byte of a later request, to the end of that
     /// request: a client that trickles its head (slowloris) gets a 408 and is disconnected.
-    public var requestTimeout: Duration = .seconds(10)
+    package var requestTimeout: Duration = .seconds(10)
     /// Keep-alive: a connection with no request under way this long after its last answer is closed.
-    public var idleTimeout: Duration = .seconds(30)
+    package var idleTimeout: Duration = .seconds(30)
     /// A client that stops reading its answers (the socket's send buffer stays full) is disconnected.
-    public var writeTimeout: Duration = .seconds(30)
+    package var writeTimeout: Duration = .seconds(30)
     /// After a refusal the connection reads and drops what the client still sends for this long
     /// before closing, so that the client reads the refusal rather than a reset.
-    public var lingerTime: Duration = .seconds(2)
+    package var lingerTime: Duration = .seconds(2)
 
-    public init() {}
+    package init() {}
 
     /// NIO's parser holds a head up to `headBytes`; `ConnectionGuard` applies the finer limits.
     var decoderLimits: NIOHTTPDecoderLimitConfiguration {

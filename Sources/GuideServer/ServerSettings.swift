@@ -2,28 +2,28 @@ import Foundation
 import GuideCore
 
 /// How `tvguide serve` runs: where it listens and what the guide offers beyond the snapshot.
-public struct ServerSettings: Sendable {
-    public var host: String
+package struct ServerSettings: Sendable {
+    package var host: String
     /// 0 picks a free port; the server prints the one it got.
-    public var port: Int
+    package var port: Int
     /// Named line-ups (`national`, an operator's) → canonical channel ids, from providers.yaml.
-    public var lineups: [String: [String]]
+    package var lineups: [String: [String]]
     /// How long before an airing a calendar reminder goes off.
-    public var reminderLead: Duration
+    package var reminderLead: Duration
     /// How often the guide is rebuilt in the background; nil serves the loaded guide as it is.
-    public var refreshInterval: Duration?
+    package var refreshInterval: Duration?
     /// What one client may ask and how long it may take (docs/server.md, "Limits").
-    public var limits = ServerLimits()
+    package var limits = ServerLimits()
     /// Web origins (`https://app.example`) whose pages may read the JSON API and the feeds;
     /// `*` lets any. Empty: no CORS headers at all.
-    public var corsOrigins: [String] = []
+    package var corsOrigins: [String] = []
     /// Channel id → the further ids providers.yaml gives it, for matching a playlist's `tvg-id`.
-    public var channelAliases: [String: [String]] = [:]
+    package var channelAliases: [String: [String]] = [:]
     /// Channel ids in the order pages and channel lists show them (providers.yaml's channel map);
     /// channels it leaves out follow, by id.
-    public var channelOrder: [String] = []
+    package var channelOrder: [String] = []
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
+    package init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
                 reminderLead: Duration = .seconds(300), refreshInterval: Duration? = nil) {
         self.host = host
         self.port = port
@@ -35,21 +35,21 @@ public struct ServerSettings: Sendable {
 
 /// What the server needs from the rest of tvguide, handed over by the CLI, which wires the
 /// modules: the server itself knows GuideCore only.
-public struct GuideSource: Sendable {
+package struct GuideSource: Sendable {
     /// The last snapshot written (`latest.json`), nil when there is none yet.
-    public var loadLatest: @Sendable () throws -> Snapshot?
+    package var loadLatest: @Sendable () throws -> Snapshot?
     /// Builds a new guide (fetching from the providers and writing a snapshot); nil disables refresh.
-    public var refresh: (@Sendable () async throws -> RefreshOutcome)?
+    package var refresh: (@Sendable () async throws -> RefreshOutcome)?
     /// The guide as an XMLTV document.
-    public var xmltv: @Sendable (Snapshot) throws -> Data
+    package var xmltv: @Sendable (Snapshot) throws -> Data
     /// Gzip-compresses bytes (`/xmltv.xml.gz`).
-    public var gzip: @Sendable (Data) throws -> Data
+    package var gzip: @Sendable (Data) throws -> Data
     /// The wall clock; tests and screenshots fix it.
-    public var clock: @Sendable () -> Date
+    package var clock: @Sendable () -> Date
     /// The user's M3U playlist as last read (`/playlist.m3u`); nil when providers.yaml names none.
-    public var playlist: (@Sendable () async -> ServedPlaylist)?
+    package var playlist: (@Sendable () async -> ServedPlaylist)?
 
-    public init(loadLatest: @escaping @Sendable () throws -> Snapshot?, refresh: (@Sendable () async throws -> RefreshOutcome)?,
+    package init(loadLatest: @escaping @Sendable () throws -> Snapshot?, refresh: (@Sendable () async throws -> RefreshOutcome)?,
                 xmltv: @escaping @Sendable (Snapshot) throws -> Data, gzip: @escaping @Sendable (Data) throws -> Data,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.loadLatest = loadLatest
@@ -62,13 +62,13 @@ public struct GuideSource: Sendable {
 
 /// The playlist `/playlist.m3u` gives back: the last one read well, and why the latest read
 /// failed, if it did.
-public struct ServedPlaylist: Sendable {
-    public var playlist: Playlist?
-    public var error: String?
+package struct ServedPlaylist: Sendable {
+    package var playlist: Playlist?
+    package var error: String?
     /// Changes whenever `playlist` does: part of the rendered response's cache key.
-    public var revision: Int
+    package var revision: Int
 
-    public init(playlist: Playlist?, error: String?, revision: Int) {
+    package init(playlist: Playlist?, error: String?, revision: Int) {
         self.playlist = playlist
         self.error = error
         self.revision = revision
@@ -76,11 +76,11 @@ public struct ServedPlaylist: Sendable {
 }
 
 /// A successful rebuild: the new guide and how many requests each provider made for it.
-public struct RefreshOutcome: Sendable {
-    public var snapshot: Snapshot
-    public var requests: [String: Int]
+package struct RefreshOutcome: Sendable {
+    package var snapshot: Snapshot
+    package var requests: [String: Int]
 
-    public init(snapshot: Snapshot, requests: [String: Int]) {
+    package init(snapshot: Snapshot, requests: [String: Int]) {
         self.snapshot = snapshot
         self.requests = requests
     }

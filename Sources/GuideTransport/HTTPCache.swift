@@ -8,20 +8,20 @@ import GuideCore
 /// or the new one, never half of either, and perhaps a temporary file that a later write removes.
 /// The file name is a FNV-1a hash of the URL without its credentials; the metadata repeats that
 /// URL and a read checks it, so a hash collision is a miss, not a wrong answer.
-public struct HTTPCache: Sendable {
+package struct HTTPCache: Sendable {
     /// What the cache knows about one stored response.
-    public struct Metadata: Codable, Sendable, Hashable {
+    package struct Metadata: Codable, Sendable, Hashable {
         /// The URL without credential query items or user-info (`URLRedaction.withoutSecrets`).
-        public var url: String
-        public var etag: String?
-        public var lastModified: String?
+        package var url: String
+        package var etag: String?
+        package var lastModified: String?
         /// When the body was last fetched or confirmed unchanged (304).
-        public var fetchedAt: Date
-        public var contentType: String?
+        package var fetchedAt: Date
+        package var contentType: String?
         /// Guards against a truncated file from outside (a copy, a full disk).
-        public var bodyLength: Int
+        package var bodyLength: Int
 
-        public init(url: String, etag: String?, lastModified: String?, fetchedAt: Date, contentType: String?, bodyLength: Int) {
+        package init(url: String, etag: String?, lastModified: String?, fetchedAt: Date, contentType: String?, bodyLength: Int) {
             self.url = url
             self.etag = etag
             self.lastModified = lastModified
@@ -31,24 +31,24 @@ public struct HTTPCache: Sendable {
         }
     }
 
-    public struct Entry: Sendable, Hashable {
-        public var metadata: Metadata
-        public var body: Data
+    package struct Entry: Sendable, Hashable {
+        package var metadata: Metadata
+        package var body: Data
     }
 
-    public let directory: URL
+    package let directory: URL
     /// Values never written to disk (API keys and tokens from the environment): hidden in the
     /// stored URL, where a user's `${VAR}` can sit in the path, and a body holding one (a server
     /// echoing the request) is not stored at all.
-    public var secrets = SecretScrubber([])
+    package var secrets = SecretScrubber([])
 
     /// A cache in `directory`, created on first write.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// The stored entry for `url`, or nil when there is none or it is unreadable.
-    public func entry(for url: URL) -> Entry? {
+    package func entry(for url: URL) -> Entry? {
         let identity = URLRedaction.withoutSecrets(url)
         guard let data = try? Data(contentsOf: fileURL(forIdentity: identity)),
               let newline = data.firstIndex(of: UInt8(ascii: "\n")),
@@ -61,7 +61,7 @@ public struct HTTPCache: Sendable {
 
     /// Stores `body` for `url`, replacing any previous entry atomically.
     @discardableResult
-    public func store(_ body: Data, for url: URL, etag: String?, lastModified: String?, contentType: String?, fetchedAt: Date) throws -> Entry {
+    package func store(_ body: Data, for url: URL, etag: String?, lastModified: String?, contentType: String?, fetchedAt: Date) throws -> Entry {
         let metadata = Metadata(
             url: secrets.scrub(URLRedaction.withoutSecrets(url)),
             etag: etag,
@@ -81,7 +81,7 @@ public struct HTTPCache: Sendable {
     }
 
     /// The entry file for `url` (whether or not it exists).
-    public func fileURL(for url: URL) -> URL {
+    package func fileURL(for url: URL) -> URL {
         fileURL(forIdentity: URLRedaction.withoutSecrets(url))
     }
 

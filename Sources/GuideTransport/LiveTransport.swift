@@ -14,12 +14,12 @@ import NIOHTTPCompression
 /// all share one `HTTPClient`. The default, `LiveTransport.sharedClient`, lives as long as the
 /// process and is never shut down. A client passed in stays the caller's: shut it down
 /// (`try await client.shutdown()`) once every transport using it is done.
-public final class LiveTransport: HTTPTransport {
+package final class LiveTransport: HTTPTransport {
     /// The client configuration this transport expects: no connection-establishment retries in
     /// the client (they would turn a refused connection or a DNS failure into a wait for the
     /// timeout; this transport retries with its own backoff and counting), a few redirects
     /// followed, and gzip/deflate bodies decoded.
-    public static var recommendedConfiguration: HTTPClient.Configuration {
+    package static var recommendedConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 5, allowCycles: false),
             timeout: .init(connect: .seconds(10), read: .seconds(60)),
@@ -33,12 +33,12 @@ public final class LiveTransport: HTTPTransport {
     /// One client for every transport of the process, with `recommendedConfiguration`. A process-
     /// lifetime singleton like `HTTPClient.shared` (whose configuration retries connections):
     /// never shut it down.
-    public static let sharedClient = HTTPClient(configuration: recommendedConfiguration)
+    package static let sharedClient = HTTPClient(configuration: recommendedConfiguration)
 
-    public let policy: TransportPolicy
-    public let cache: HTTPCache?
+    package let policy: TransportPolicy
+    package let cache: HTTPCache?
     /// A cached response younger than this is served without asking the server.
-    public let cacheTTL: Duration
+    package let cacheTTL: Duration
     private let client: HTTPClient
     /// Compressed bodies are asked for only through a client known to decode them.
     private let decodesCompression: Bool
@@ -53,11 +53,11 @@ public final class LiveTransport: HTTPTransport {
 
     /// Requests sent to servers so far, retries included: what the servers saw (answers from the
     /// on-disk cache and requests refused by fail-fast are not sent).
-    public var requestsSent: Int { sent.value }
+    package var requestsSent: Int { sent.value }
 
     /// - Parameters:
     ///   - now: the wall clock for cache freshness and `Retry-After` dates; tests pass a fixed one.
-    public init(
+    package init(
         client: HTTPClient = LiveTransport.sharedClient,
         policy: TransportPolicy = TransportPolicy(),
         cache: HTTPCache? = nil,
@@ -77,7 +77,7 @@ public final class LiveTransport: HTTPTransport {
         self.failures = FailureStreak(limit: policy.failFastAfter)
     }
 
-    public func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
+    package func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         let shown = URLRedaction.redacted(url)
         try Self.checkHTTP(url)
 
@@ -121,7 +121,7 @@ public final class LiveTransport: HTTPTransport {
         return TransportResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
     }
 
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
+    package func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try Self.checkHTTP(url)
         let fetched = try await permits.withPermit {
             try await failures.counting(url, logger: logger) {

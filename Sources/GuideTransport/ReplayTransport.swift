@@ -6,24 +6,24 @@ import Logging
 /// docs/recording.md). Every recorded file is a 200 with a content type guessed from its
 /// extension; a request without a recording is `ProviderError.notFound`. A POST is answered from
 /// the file its URL maps to, like a GET: the body sent is not part of the key (a login).
-public struct ReplayTransport: HTTPTransport {
+package struct ReplayTransport: HTTPTransport {
     /// The recording folder.
-    public let root: URL
+    package let root: URL
     /// The provider's `base_url`: request paths are taken relative to it.
-    public let baseURL: URL
+    package let baseURL: URL
     private let logger: Logger
 
-    public init(root: URL, baseURL: URL, logger: Logger = Logger(label: "tvguide.transport")) {
+    package init(root: URL, baseURL: URL, logger: Logger = Logger(label: "tvguide.transport")) {
         self.root = root
         self.baseURL = baseURL
         self.logger = logger
     }
 
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
+    package func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try await get(url, headers: headers)
     }
 
-    public func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
+    package func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         let shown = URLRedaction.redacted(url)
         guard let relative = RecordingLayout.relativePath(for: url, under: baseURL) else {
             throw ProviderError.notFound(

@@ -2,26 +2,26 @@ import Foundation
 
 /// How patient and how parallel a `LiveTransport` is. One policy per provider (providers.yaml
 /// sets `timeout:`); every field has the default the project documents.
-public struct TransportPolicy: Sendable, Hashable {
+package struct TransportPolicy: Sendable, Hashable {
     /// Time allowed for one attempt, from sending the request to the last byte of the body.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Further attempts after the first one fails with a timeout, a connection error, a 5xx or a 429.
-    public var retries: Int
+    package var retries: Int
     /// Wait before retry n (0-based) is `backoffBase × 2ⁿ`: no jitter, so runs are reproducible.
-    public var backoffBase: Duration
+    package var backoffBase: Duration
     /// Requests in flight at once through one transport (one transport per provider).
-    public var maxConcurrent: Int
+    package var maxConcurrent: Int
     /// The longest `Retry-After` worth sleeping through; a longer one fails at once with `.rateLimited`.
-    public var maxRetryAfter: Duration
+    package var maxRetryAfter: Duration
     /// Bodies larger than this are refused as `.malformed` rather than held in memory.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// After this many requests in a row fail for a reason of the server's (timeout, unreachable,
     /// 429, 5xx), retries spent, later requests fail at once with the same error instead of
     /// waiting out the same timeouts: a source that is down costs a run a few timeouts, not one
     /// per title or per day. 0 never gives up. A success in between starts the count again.
-    public var failFastAfter: Int
+    package var failFastAfter: Int
 
-    public init(
+    package init(
         timeout: Duration = .seconds(10),
         retries: Int = 2,
         backoffBase: Duration = .milliseconds(500),
@@ -40,7 +40,7 @@ public struct TransportPolicy: Sendable, Hashable {
     }
 
     /// The wait before retry number `retry` (0 for the first retry).
-    public func backoff(beforeRetry retry: Int) -> Duration {
+    package func backoff(beforeRetry retry: Int) -> Duration {
         backoffBase * (1 << min(retry, 30))
     }
 }
@@ -58,10 +58,10 @@ extension Duration {
 }
 
 /// Byte counts as providers.yaml writes them (`max_body: 8MB`) and as messages show them.
-public enum ByteCount {
+package enum ByteCount {
     /// Bytes from `512KB`, `8MB`, `1GB` (powers of 1024; `B`, `K`, `M`, `G` too) or a bare number
     /// of bytes; nil for anything else, zero or negative.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let value = Int(digits), value > 0 else { return nil }
@@ -79,7 +79,7 @@ public enum ByteCount {
     }
 
     /// `8 MB`, `512 KB`, `1234 bytes`: whole units only when exact.
-    public static func text(_ bytes: Int) -> String {
+    package static func text(_ bytes: Int) -> String {
         for (shift, unit) in [(30, "GB"), (20, "MB"), (10, "KB")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
             return "\(bytes >> shift) \(unit)"
         }

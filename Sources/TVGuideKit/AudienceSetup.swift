@@ -4,15 +4,15 @@ import GuideCore
 
 /// The audience chain of a configuration (`audience:` in providers.yaml), built and checked
 /// without fetching anything, so `tvguide validate` uses it too.
-public struct AudienceSetup: Sendable {
+package struct AudienceSetup: Sendable {
     /// Nil when providers.yaml lists no audience providers.
-    public var chain: AudienceChain?
+    package var chain: AudienceChain?
     /// Providers the chain names that cannot run (a missing variable), reported as skipped.
-    public var unavailable: [UnavailableProvider]
+    package var unavailable: [UnavailableProvider]
     /// Days of rankings the snapshot keeps (`snapshots.audience_days`).
-    public var keepDays: Int
+    package var keepDays: Int
 
-    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
+    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
         keepDays = configuration.snapshots.audienceDays
         guard !configuration.audience.isEmpty else {
             chain = nil

@@ -4,18 +4,18 @@ import GuideCore
 import XMLTV
 
 /// What one `tvguide build` is asked to do.
-public struct BuildRequest: Sendable {
+package struct BuildRequest: Sendable {
     /// The run's clock: the window, the snapshot's `generatedAt` and week shifts derive from it.
-    public var now: Date
+    package var now: Date
     /// Override the configured window's start and end.
-    public var from: Date?
-    public var to: Date?
+    package var from: Date?
+    package var to: Date?
     /// Override `snapshots.dir`.
-    public var snapshotDirectory: URL?
+    package var snapshotDirectory: URL?
     /// Fetch every audience day again, even those the last snapshot already has.
-    public var refreshAudiences: Bool
+    package var refreshAudiences: Bool
 
-    public init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil, refreshAudiences: Bool = false) {
+    package init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil, refreshAudiences: Bool = false) {
         self.now = now
         self.from = from
         self.to = to
@@ -24,12 +24,12 @@ public struct BuildRequest: Sendable {
     }
 }
 
-public enum BuildError: Error, CustomStringConvertible {
+package enum BuildError: Error, CustomStringConvertible {
     /// No provider served any channel: the run writes nothing and the last good snapshot stays.
     case nothingServed(RunSummary)
     case invalidWindow(from: Date, to: Date)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .nothingServed:
             "no provider served any channel; the last good snapshot was left untouched"
@@ -40,8 +40,8 @@ public enum BuildError: Error, CustomStringConvertible {
 }
 
 /// providers → chain → merge → snapshot: the main job.
-public enum GuideBuilder {
-    public static func build(
+package enum GuideBuilder {
+    package static func build(
         configuration: GuideConfiguration, request: BuildRequest, catalogue: ProviderCatalogue = .standard,
         progress: @escaping @Sendable (ChainProgress) -> Void = { _ in }
     ) async throws -> RunSummary {

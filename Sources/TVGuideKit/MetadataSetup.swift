@@ -5,13 +5,13 @@ import GuideCore
 /// The metadata chains of a configuration, built and checked: one provider instance per id, so a
 /// provider in several chains shares its token, its configuration request and its coalescing.
 /// Building fetches nothing, so `tvguide validate` uses it too.
-public struct MetadataSetup: Sendable {
+package struct MetadataSetup: Sendable {
     /// Nil when providers.yaml has no `metadata` chains.
-    public var enricher: MetadataEnricher?
+    package var enricher: MetadataEnricher?
     /// Providers the chains name that cannot run (a missing key), reported as skipped.
-    public var unavailable: [UnavailableProvider]
+    package var unavailable: [UnavailableProvider]
 
-    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
+    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
         let kinds = configuration.metadataKinds.filter { !(configuration.metadata[$0] ?? []).isEmpty }
         guard !kinds.isEmpty else {
             enricher = nil

@@ -4,12 +4,12 @@ import GuideCore
 import GuideServer
 
 /// Reads the playlist providers.yaml names (`playlist:`), from a file or over HTTP.
-public struct PlaylistSource: Sendable {
-    public let location: URL
+package struct PlaylistSource: Sendable {
+    package let location: URL
     private let transport: (any HTTPTransport)?
 
     /// The playlist of `configuration`, nil when it names none.
-    public init?(configuration: GuideConfiguration, clock: RunClock = .wall) {
+    package init?(configuration: GuideConfiguration, clock: RunClock = .wall) {
         guard let location = configuration.playlist else { return nil }
         self.location = location
         self.transport = location.isFileURL ? nil
@@ -18,11 +18,11 @@ public struct PlaylistSource: Sendable {
 
     /// The location for reports and messages: a URL without its credentials or secret-looking
     /// query values (an IPTV provider's playlist URL often carries a password).
-    public var description: String {
+    package var description: String {
         location.isFileURL ? location.path : URLRedaction.redacted(location)
     }
 
-    public func load() async throws(PlaylistReadError) -> Playlist {
+    package func load() async throws(PlaylistReadError) -> Playlist {
         let data: Data
         if let transport {
             let response: TransportResponse
@@ -48,8 +48,8 @@ public struct PlaylistSource: Sendable {
     }
 }
 
-public struct PlaylistReadError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct PlaylistReadError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
     init(_ description: String) {
         self.description = description

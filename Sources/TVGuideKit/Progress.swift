@@ -8,7 +8,7 @@ import GuideCore
 
 /// Shows the chain's progress on standard error: a bar redrawn in place on a terminal, one plain
 /// line per finished request otherwise (logs, CI), so output stays readable in both.
-public final class ProgressDisplay: @unchecked Sendable {
+package final class ProgressDisplay: @unchecked Sendable {
     // Mutable state is guarded by `lock`: progress events arrive from concurrent tasks.
     private let lock = NSLock()
     private let interactive: Bool
@@ -17,12 +17,12 @@ public final class ProgressDisplay: @unchecked Sendable {
     private var done = 0
     private var failed = 0
 
-    public init(quiet: Bool) {
+    package init(quiet: Bool) {
         self.quiet = quiet
         self.interactive = isatty(STDERR_FILENO) != 0
     }
 
-    public func handle(_ event: ChainProgress) {
+    package func handle(_ event: ChainProgress) {
         guard !quiet else { return }
         lock.lock()
         defer { lock.unlock() }

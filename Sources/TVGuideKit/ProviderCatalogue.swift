@@ -9,57 +9,57 @@ import XMLTV
 
 /// The provider types `providers.yaml` can name: `type:` → a factory. Adding a provider is a new
 /// module and one entry here.
-public struct ProviderCatalogue: Sendable {
-    public struct GuideType: Sendable {
-        public var type: String
-        public var summary: String
+package struct ProviderCatalogue: Sendable {
+    package struct GuideType: Sendable {
+        package var type: String
+        package var summary: String
         /// Options of this type besides `shift_weeks`; `TransportFactory.options` too when it
         /// fetches over HTTP.
-        public var options: [String]
-        public var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any GuideProvider
+        package var options: [String]
+        package var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any GuideProvider
     }
 
-    public struct MetadataType: Sendable {
-        public var type: String
-        public var summary: String
+    package struct MetadataType: Sendable {
+        package var type: String
+        package var summary: String
         /// Options of this type; `TransportFactory.options` too.
-        public var options: [String]
-        public var make: @Sendable (ProviderSettings, TransportFactory) throws(ConfigError) -> MetadataBuild
+        package var options: [String]
+        package var make: @Sendable (ProviderSettings, TransportFactory) throws(ConfigError) -> MetadataBuild
     }
 
     /// What a factory may need besides the provider's own settings.
-    public struct FactoryContext: Sendable {
-        public var transports: TransportFactory
+    package struct FactoryContext: Sendable {
+        package var transports: TransportFactory
         /// For the channel list (a scraped guide's channels, a page's channel names).
-        public var configuration: GuideConfiguration
+        package var configuration: GuideConfiguration
     }
 
     /// A metadata provider ready to ask, or the reason it cannot be (no credentials): the chain
     /// reports it as skipped and moves on, as it does for a missing environment variable.
-    public enum MetadataBuild: Sendable {
+    package enum MetadataBuild: Sendable {
         /// Recordings answer locally and always the same, so their answers are not cached; a live
         /// provider's cache fingerprint is what its answers depend on besides the query.
         case ready(any MetadataProvider, caching: MetadataChainMember.Caching)
         case notConfigured(String)
     }
 
-    public struct AudienceType: Sendable {
-        public var type: String
-        public var summary: String
+    package struct AudienceType: Sendable {
+        package var type: String
+        package var summary: String
         /// Options of this type besides `shift_weeks`; `TransportFactory.options` too.
-        public var options: [String]
-        public var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any AudienceProvider
+        package var options: [String]
+        package var make: @Sendable (ProviderSettings, FactoryContext) throws(ConfigError) -> any AudienceProvider
     }
 
-    public var guideTypes: [GuideType]
-    public var metadataTypes: [MetadataType]
-    public var audienceTypes: [AudienceType]
+    package var guideTypes: [GuideType]
+    package var metadataTypes: [MetadataType]
+    package var audienceTypes: [AudienceType]
 
-    public var knownTypes: [String] { guideTypes.map(\.type).sorted() }
-    public var knownMetadataTypes: [String] { metadataTypes.map(\.type).sorted() }
-    public var knownAudienceTypes: [String] { audienceTypes.map(\.type).sorted() }
+    package var knownTypes: [String] { guideTypes.map(\.type).sorted() }
+    package var knownMetadataTypes: [String] { metadataTypes.map(\.type).sorted() }
+    package var knownAudienceTypes: [String] { audienceTypes.map(\.type).sorted() }
 
-    public static let standard = ProviderCatalogue(
+    package static let standard = ProviderCatalogue(
         guideTypes: standardGuideTypes, metadataTypes: standardMetadataTypes, audienceTypes: standardAudienceTypes)
 
     static let standardGuideTypes: [GuideType] = [
@@ -168,7 +168,7 @@ public struct ProviderCatalogue: Sendable {
         },
     ]
 
-    public func guideType(_ type: String) -> GuideType? {
+    package func guideType(_ type: String) -> GuideType? {
         guideTypes.first { $0.type == type }
     }
 
@@ -188,11 +188,11 @@ public struct ProviderCatalogue: Sendable {
         },
     ]
 
-    public func audienceType(_ type: String) -> AudienceType? {
+    package func audienceType(_ type: String) -> AudienceType? {
         audienceTypes.first { $0.type == type }
     }
 
-    public func metadataType(_ type: String) -> MetadataType? {
+    package func metadataType(_ type: String) -> MetadataType? {
         metadataTypes.first { $0.type == type }
     }
 
@@ -208,14 +208,14 @@ public struct ProviderCatalogue: Sendable {
 
 /// The guide providers of a configuration, built and checked, ready to chain. Building fetches
 /// nothing, so `tvguide validate` uses it too.
-public struct ProviderSetup: Sendable {
-    public var chain: GuideChain
+package struct ProviderSetup: Sendable {
+    package var chain: GuideChain
     /// The providers as built (wrapped to time them), keyed by id.
     var timings: [String: ProviderTiming]
     /// Providers defined in `providers` that no chain uses.
-    public var unused: [String]
+    package var unused: [String]
 
-    public init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, now: Date) throws(ConfigError) {
+    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, now: Date) throws(ConfigError) {
         let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: RunClock(fixedAt: now))
         var members: [GuideChainMember] = []
         var unavailable: [UnavailableProvider] = []

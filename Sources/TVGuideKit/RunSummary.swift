@@ -3,16 +3,16 @@ import GuideCore
 
 /// The run report as people read it at the end of `tvguide build`: one line per provider, then
 /// the channels that need attention, normalisation counts and warnings.
-public struct RunSummary: Sendable {
-    public var snapshot: Snapshot
+package struct RunSummary: Sendable {
+    package var snapshot: Snapshot
     /// Provider id → wall time spent with it and requests made.
-    public var timings: [String: (elapsed: Duration, requests: Int)]
+    package var timings: [String: (elapsed: Duration, requests: Int)]
     /// Wall time of metadata enrichment, when the configuration has metadata chains.
-    public var metadataElapsed: Duration?
-    public var total: Duration
-    public var written: URL?
+    package var metadataElapsed: Duration?
+    package var total: Duration
+    package var written: URL?
 
-    public func text() -> String {
+    package func text() -> String {
         var lines: [String] = []
         let report = snapshot.report
         lines.append("Providers (in priority order):")

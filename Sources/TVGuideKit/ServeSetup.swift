@@ -6,11 +6,11 @@ import XMLTV
 
 /// Wires `tvguide serve`: the server gets the snapshot store, the build pipeline as its refresh,
 /// and the XMLTV writer, without knowing the modules behind them.
-public enum ServeSetup {
+package enum ServeSetup {
     /// - Parameters:
     ///   - snapshotDirectory: instead of the configured `snapshots.dir`.
     ///   - refresh: false serves the loaded guide without rebuilding it.
-    public static func source(configuration: GuideConfiguration, snapshotDirectory: URL?, refresh: Bool,
+    package static func source(configuration: GuideConfiguration, snapshotDirectory: URL?, refresh: Bool,
                               clock: @escaping @Sendable () -> Date) -> GuideSource {
         let store = SnapshotStore(directory: snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
         let rebuild: (@Sendable () async throws -> RefreshOutcome)? = refresh ? { @Sendable in
@@ -39,7 +39,7 @@ public enum ServeSetup {
     /// The configuration's line-ups and channel order, a refresh every `cache.ttl` unless `refreshInterval` says
     /// otherwise, and the configured CORS origins unless `corsOrigins` (from the command line)
     /// replaces them.
-    public static func settings(configuration: GuideConfiguration, host: String, port: Int, refreshInterval: TimeInterval?,
+    package static func settings(configuration: GuideConfiguration, host: String, port: Int, refreshInterval: TimeInterval?,
                                 reminderMinutes: Int, corsOrigins: [String] = []) -> ServerSettings {
         let interval = refreshInterval ?? configuration.cache.ttl
         var settings = ServerSettings(host: host, port: port, lineups: configuration.lineups, reminderLead: .seconds(reminderMinutes * 60),

@@ -12,17 +12,17 @@ import Scrape
 /// - `*.channels.xml`: the site's channels in iptv-org's format (`site_id` → `xmltv_id`);
 /// - `tests.yaml` and `recordings/`: recorded answers and the programmes expected from them,
 ///   which `tvguide sources test` checks field by field.
-public struct SiteCatalogue: Sendable {
-    public static let defaultDirectory = "sources"
+package struct SiteCatalogue: Sendable {
+    package static let defaultDirectory = "sources"
 
-    public struct Site: Sendable {
-        public var name: String
-        public var folder: URL
-        public var recipeFile: URL { folder.appendingPathComponent("site.yaml") }
-        public var testsFile: URL { folder.appendingPathComponent("tests.yaml") }
+    package struct Site: Sendable {
+        package var name: String
+        package var folder: URL
+        package var recipeFile: URL { folder.appendingPathComponent("site.yaml") }
+        package var testsFile: URL { folder.appendingPathComponent("tests.yaml") }
 
         /// The recipe's own YAML.
-        public func tree() throws(ConfigError) -> YAMLTree {
+        package func tree() throws(ConfigError) -> YAMLTree {
             guard let tree = try YAMLTree.load(recipeFile) else {
                 throw .syntax("the recipe is empty", SourceLocation(file: recipeFile, line: 1, column: 1))
             }
@@ -32,32 +32,32 @@ public struct SiteCatalogue: Sendable {
             return tree
         }
 
-        public func recipe() throws(ConfigError) -> SiteRecipe {
+        package func recipe() throws(ConfigError) -> SiteRecipe {
             let tree = try tree()
             return try SiteRecipeReader(layers: [tree], location: tree.location).read()
         }
 
         /// Every channel of every `*.channels.xml` in the folder, in file order.
-        public func channels() throws -> [SiteChannel] {
+        package func channels() throws -> [SiteChannel] {
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                 .filter { $0.hasSuffix(".channels.xml") }.sorted()
             return try files.flatMap { try SiteChannel.read(folder.appendingPathComponent($0)) }
         }
 
         /// A one-line description (`description:` in the recipe).
-        public func summary() -> String {
+        package func summary() -> String {
             (try? tree())?["description"]?.scalar ?? ""
         }
     }
 
-    public var directory: URL
+    package var directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// The sites, by name.
-    public func sites() -> [Site] {
+    package func sites() -> [Site] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().compactMap { name in
             let folder = directory.appendingPathComponent(name, isDirectory: true)
@@ -66,18 +66,18 @@ public struct SiteCatalogue: Sendable {
         }
     }
 
-    public func site(_ name: String) -> Site? {
+    package func site(_ name: String) -> Site? {
         sites().first { $0.name == name }
     }
 }
 
 /// One `<channel site="…" site_id="…" xmltv_id="…" lang="…">Name</channel>` of a channels file.
-public struct SiteChannel: Sendable, Hashable {
-    public var siteID: String
+package struct SiteChannel: Sendable, Hashable {
+    package var siteID: String
     /// The XMLTV id, without iptv-org's `@feed` suffix (`La1.es@SD` → `La1.es`); nil when empty.
-    public var xmltvID: String?
-    public var name: String
-    public var language: String?
+    package var xmltvID: String?
+    package var name: String
+    package var language: String?
 
     static func read(_ file: URL) throws -> [SiteChannel] {
         let data = try Data(contentsOf: file)

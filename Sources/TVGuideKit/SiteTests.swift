@@ -18,16 +18,16 @@ import Scrape
 ///     - { start: 2022-10-03T23:30:00Z, title: Comerse el mundo, season: 1 }
 ///     - { index: 24, title: Telediario }   # `index` picks a later programme (0-based)
 /// ```
-public enum SiteTests {
-    public struct Result: Sendable {
-        public var site: String
+package enum SiteTests {
+    package struct Result: Sendable {
+        package var site: String
         /// Each field checked, in the order first checked, and whether every check of it passed.
-        public var fields: [(name: String, passed: Bool)]
+        package var fields: [(name: String, passed: Bool)]
         /// What differed, one line each.
-        public var failures: [String]
-        public var passed: Bool { failures.isEmpty && !fields.isEmpty }
+        package var failures: [String]
+        package var passed: Bool { failures.isEmpty && !fields.isEmpty }
 
-        public var json: JSONValue {
+        package var json: JSONValue {
             .object([
                 "site": .string(site), "passed": .bool(passed),
                 "fields": .object(Dictionary(fields.map { ($0.name, JSONValue.bool($0.passed)) }, uniquingKeysWith: { a, b in a })),
@@ -36,7 +36,7 @@ public enum SiteTests {
         }
     }
 
-    public static func run(_ site: SiteCatalogue.Site) async -> Result {
+    package static func run(_ site: SiteCatalogue.Site) async -> Result {
         var tally = Tally(site: site.name)
         do {
             let recipe = try site.recipe()

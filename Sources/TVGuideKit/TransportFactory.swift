@@ -6,14 +6,14 @@ import GuideTransport
 /// Builds each provider's transport from its options: the replay of a recordings folder when the
 /// provider says `replay:`, else the live client with the provider's timeout, retries,
 /// concurrency and body limit, sharing the on-disk HTTP cache that makes `cache.ttl` hold across runs.
-public struct TransportFactory: Sendable {
+package struct TransportFactory: Sendable {
     /// Options every HTTP provider accepts.
-    public static let options = ["timeout", "retries", "concurrency", "max_body", "replay"]
+    package static let options = ["timeout", "retries", "concurrency", "max_body", "replay"]
 
     /// The largest body a provider type accepts unless its `max_body` says otherwise. A body is
     /// held in memory to be parsed, so each type's limit is a few times the largest real answer
     /// of its kind, not one shared ceiling: a JSON API answering 50 MB is broken, not generous.
-    public enum BodyLimit: Int, Sendable {
+    package enum BodyLimit: Int, Sendable {
         /// One channel's week or one work's details: well under 1 MB (MiGuiaTV, TMDB, TheTVDB).
         case jsonAPI = 8_388_608
         /// One page per channel and day, or per day's ranking (scrape, json-feed).
@@ -24,22 +24,22 @@ public struct TransportFactory: Sendable {
         case playlist = 33_554_432
     }
 
-    public var cache: HTTPCache
-    public var cacheTTL: TimeInterval
+    package var cache: HTTPCache
+    package var cacheTTL: TimeInterval
     /// The run's clock, for cache freshness, `Retry-After` dates and providers' token expiry.
-    public var clock: RunClock
+    package var clock: RunClock
     /// Counts the requests of the provider being built, for the run report.
     var timing: ProviderTiming?
 
     /// - Parameter secrets: values the on-disk cache must never hold (the configuration's `environmentValues`).
-    public init(cache: CacheSettings, secrets: [String] = [], clock: RunClock = .wall) {
+    package init(cache: CacheSettings, secrets: [String] = [], clock: RunClock = .wall) {
         self.cache = HTTPCache(directory: cache.directory)
         self.cache.secrets = SecretScrubber(secrets)
         self.cacheTTL = cache.ttl
         self.clock = clock
     }
 
-    public func transport(for options: ProviderOptions, baseURL: URL, bodyLimit: BodyLimit = .jsonAPI) throws(ConfigError) -> any HTTPTransport {
+    package func transport(for options: ProviderOptions, baseURL: URL, bodyLimit: BodyLimit = .jsonAPI) throws(ConfigError) -> any HTTPTransport {
         let timeout = try options.duration("timeout", default: 10)
         let retries = try options.int("retries", default: 2, in: 0...10)
         let concurrency = try options.int("concurrency", default: 4, in: 1...64)

@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 
 /// A way for a route of the `ChaosServer` to misbehave.
-public enum ChaosFault: Sendable, Hashable, CustomStringConvertible {
+package enum ChaosFault: Sendable, Hashable, CustomStringConvertible {
     /// The healthy response, its head sent only after this long: a server that hangs.
     case delay(Duration)
     /// The connection reset (RST, `SO_LINGER` 0) as soon as the request has arrived.
@@ -31,7 +31,7 @@ public enum ChaosFault: Sendable, Hashable, CustomStringConvertible {
     case trickle(bytes: Int, every: Duration)
 
     /// A short name for reports: `delay`, `reset-before-head`, `status-503`, …
-    public var description: String {
+    package var description: String {
         switch self {
         case .delay: "delay"
         case .resetBeforeHead: "reset-before-head"
@@ -48,8 +48,8 @@ public enum ChaosFault: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a route serves when healthy.
-public struct ChaosRoute: Sendable {
-    public enum Content: Sendable {
+package struct ChaosRoute: Sendable {
+    package enum Content: Sendable {
         /// The same bytes for every path under the prefix.
         case bytes(Data, contentType: String)
         /// Files under a folder in the recording layout (docs/recording.md): the request path
@@ -59,11 +59,11 @@ public struct ChaosRoute: Sendable {
     }
 
     /// A path prefix such as `/miguiatv/`; the longest matching prefix wins.
-    public var prefix: String
-    public var content: Content
-    public var fault: ChaosFault?
+    package var prefix: String
+    package var content: Content
+    package var fault: ChaosFault?
 
-    public init(_ prefix: String, _ content: Content, fault: ChaosFault? = nil) {
+    package init(_ prefix: String, _ content: Content, fault: ChaosFault? = nil) {
         self.prefix = prefix
         self.content = content
         self.fault = fault
@@ -76,14 +76,14 @@ public struct ChaosRoute: Sendable {
 /// Bounded in time: every connection is closed `connectionDeadline` after it opened whatever it
 /// is doing (a delay, a trickle), and `run` closes every connection and the listener when its
 /// body returns. Every response says `Connection: close`, so one connection carries one request.
-public final class ChaosServer: Sendable {
+package final class ChaosServer: Sendable {
     /// `http://127.0.0.1:PORT/`.
-    public let baseURL: URL
+    package let baseURL: URL
     private let core: Core
     private let listener: any NIOCore.Channel
 
     /// Starts a server with `routes`, runs `body` with it and shuts it down when `body` ends.
-    public static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         _ routes: [ChaosRoute], connectionDeadline: Duration = .seconds(20),
         _ body: (ChaosServer) async throws -> T
     ) async throws -> T {
@@ -119,28 +119,28 @@ public final class ChaosServer: Sendable {
         self.baseURL = url
     }
 
-    public struct StartFailure: Error, CustomStringConvertible {
-        public var description: String { "the chaos server has no local port" }
+    package struct StartFailure: Error, CustomStringConvertible {
+        package var description: String { "the chaos server has no local port" }
     }
 
     /// Requests received on the route with this prefix (faulted or not).
-    public func requests(to prefix: String) -> Int {
+    package func requests(to prefix: String) -> Int {
         core.state.withLockedValue { $0.counts[prefix] ?? 0 }
     }
 
     /// Requests received on every route, and for paths no route serves.
-    public var totalRequests: Int {
+    package var totalRequests: Int {
         core.state.withLockedValue { $0.counts.values.reduce(0, +) }
     }
 
     /// Body bytes a `hugeBody` route has written so far: far below its size when the client
     /// stopped reading at its limit.
-    public var hugeBodyBytesSent: Int {
+    package var hugeBodyBytesSent: Int {
         core.state.withLockedValue { $0.hugeBytesSent }
     }
 
     /// Makes the route with `prefix` fail with `fault` from the next request on (nil: healthy).
-    public func setFault(_ fault: ChaosFault?, on prefix: String) {
+    package func setFault(_ fault: ChaosFault?, on prefix: String) {
         core.state.withLockedValue { state in
             for index in state.routes.indices where state.routes[index].prefix == prefix {
                 state.routes[index].fault = fault

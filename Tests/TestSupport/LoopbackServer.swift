@@ -4,18 +4,18 @@ import Hummingbird
 import Logging
 
 /// A request as the loopback server saw it.
-public struct LoopbackRequest: Sendable {
-    public var method: String
+package struct LoopbackRequest: Sendable {
+    package var method: String
     /// The path as sent, percent-encoded, starting with `/`.
-    public var path: String
+    package var path: String
     /// The raw query string without `?`, when there is one.
-    public var query: String?
+    package var query: String?
     /// Header names lower-cased; repeated headers joined with ", ".
-    public var headers: [String: String]
+    package var headers: [String: String]
     /// The request body (a POSTed login), empty for a GET.
-    public var body: Data
+    package var body: Data
 
-    public init(method: String = "GET", path: String, query: String? = nil, headers: [String: String] = [:], body: Data = Data()) {
+    package init(method: String = "GET", path: String, query: String? = nil, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.path = path
         self.query = query
@@ -25,33 +25,33 @@ public struct LoopbackRequest: Sendable {
 }
 
 /// What the loopback server answers.
-public struct LoopbackResponse: Sendable {
-    public var status: Int
-    public var headers: [String: String]
-    public var body: Data
+package struct LoopbackResponse: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: Data
     /// Wait this long before answering (to provoke client timeouts).
-    public var delay: Duration?
+    package var delay: Duration?
 
-    public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: Duration? = nil) {
+    package init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: Duration? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.delay = delay
     }
 
-    public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> LoopbackResponse {
+    package static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> LoopbackResponse {
         LoopbackResponse(status: status, headers: headers.merging(["content-type": "application/json"]) { own, _ in own },
                          body: Data(text.utf8))
     }
 
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
+    package static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
                             headers: [String: String] = [:]) -> LoopbackResponse {
         LoopbackResponse(status: status, headers: headers.merging(["content-type": contentType]) { own, _ in own },
                          body: Data(text.utf8))
     }
 
     /// The file's bytes with a content type from its extension; 404 when it cannot be read.
-    public static func file(_ url: URL, headers: [String: String] = [:]) -> LoopbackResponse {
+    package static func file(_ url: URL, headers: [String: String] = [:]) -> LoopbackResponse {
         guard let data = try? Data(contentsOf: url) else { return .status(404) }
         return LoopbackResponse(
             status: 200,
@@ -60,32 +60,32 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// An empty response with `status` (and optional headers, e.g. `Retry-After`).
-    public static func status(_ status: Int, headers: [String: String] = [:]) -> LoopbackResponse {
+    package static func status(_ status: Int, headers: [String: String] = [:]) -> LoopbackResponse {
         LoopbackResponse(status: status, headers: headers)
     }
 
     /// The same response, answered after `delay`.
-    public func delayed(by delay: Duration) -> LoopbackResponse {
+    package func delayed(by delay: Duration) -> LoopbackResponse {
         var copy = self
         copy.delay = delay
         return copy
     }
 }
 
-public typealias LoopbackHandler = @Sendable (LoopbackRequest) async -> LoopbackResponse
+package typealias LoopbackHandler = @Sendable (LoopbackRequest) async -> LoopbackResponse
 
 /// A real HTTP/1.1 server on 127.0.0.1 and a random free port, for tests: providers and the
 /// transport talk to it exactly as to a remote host.
-public enum LoopbackServer {
-    public struct StartFailure: Error, CustomStringConvertible {
-        public var description: String
+package enum LoopbackServer {
+    package struct StartFailure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Starts a server answering with `handler`, runs `body` with its base URL
     /// (`http://127.0.0.1:PORT/`), and stops the server when `body` returns or throws. Requests
     /// still being answered (a `delay`) are cancelled, so the test never waits for them.
     /// - Parameter log: records every request and the number in flight (including the delay).
-    public static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         log: RequestLog? = nil,
         _ handler: @escaping LoopbackHandler,
         _ body: (URL) async throws -> T
@@ -132,7 +132,7 @@ public enum LoopbackServer {
     /// the request path below `mountPath`, plus `?` and the query items sorted by name (credential
     /// items such as `api_key` left out). 404 when there is no such file, 403 for a path that
     /// climbs out with `..`.
-    public static func serving(directory: URL, mountPath: String = "/", headers: [String: String] = [:]) -> LoopbackHandler {
+    package static func serving(directory: URL, mountPath: String = "/", headers: [String: String] = [:]) -> LoopbackHandler {
         let mount = mountPath.hasSuffix("/") ? mountPath : mountPath + "/"
         return { request in
             let decoded = request.path.removingPercentEncoding ?? request.path

@@ -1,7 +1,7 @@
 import GuideCore
 
 /// Runs `body` and returns the `ProviderError` it threw; nil when it threw nothing or another error.
-public func providerError(_ body: () async throws -> Void) async -> ProviderError? {
+package func providerError(_ body: () async throws -> Void) async -> ProviderError? {
     do {
         try await body()
         return nil
@@ -14,13 +14,13 @@ public func providerError(_ body: () async throws -> Void) async -> ProviderErro
 
 extension MetadataLookup {
     /// The details of a `.found`, nil otherwise.
-    public var metadata: Metadata? {
+    package var metadata: Metadata? {
         if case .found(let metadata, _) = self { return metadata }
         return nil
     }
 
     /// How a `.found` was matched, nil otherwise.
-    public var match: MetadataMatch? {
+    package var match: MetadataMatch? {
         if case .found(_, let match) = self { return match }
         return nil
     }

@@ -2,22 +2,22 @@ import Foundation
 
 /// What a loopback server was asked: every request in order, per-path counts, and the most
 /// requests it was answering at one time. Pass one to `LoopbackServer.run(log:)`.
-public actor RequestLog {
-    public private(set) var requests: [LoopbackRequest] = []
-    public private(set) var inFlight = 0
-    public private(set) var maxInFlight = 0
+package actor RequestLog {
+    package private(set) var requests: [LoopbackRequest] = []
+    package private(set) var inFlight = 0
+    package private(set) var maxInFlight = 0
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { requests.count }
+    package var count: Int { requests.count }
 
     /// Requests whose path is `path` (query ignored).
-    public func count(path: String) -> Int {
+    package func count(path: String) -> Int {
         requests.filter { $0.path == path }.count
     }
 
     /// The last request for `path`, to look at its headers.
-    public func last(path: String) -> LoopbackRequest? {
+    package func last(path: String) -> LoopbackRequest? {
         requests.last { $0.path == path }
     }
 
@@ -34,22 +34,22 @@ public actor RequestLog {
 
 /// Answers a scripted list of responses in turn (`[.status(500), .json("{}")]`); once the
 /// script is spent, the last response is repeated.
-public actor Sequenced {
+package actor Sequenced {
     private let script: [LoopbackResponse]
     private var position = 0
 
-    public init(_ script: [LoopbackResponse]) {
+    package init(_ script: [LoopbackResponse]) {
         precondition(!script.isEmpty, "a script needs at least one response")
         self.script = script
     }
 
-    public func next() -> LoopbackResponse {
+    package func next() -> LoopbackResponse {
         defer { position += 1 }
         return script[min(position, script.count - 1)]
     }
 
     /// A handler for `LoopbackServer.run`.
-    public nonisolated var handler: LoopbackHandler {
+    package nonisolated var handler: LoopbackHandler {
         { _ in await self.next() }
     }
 }

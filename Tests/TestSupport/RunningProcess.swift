@@ -6,27 +6,27 @@ import Darwin
 #endif
 
 /// How a child ended: its exit status, or the signal that killed it.
-public struct Termination: Sendable, Hashable, CustomStringConvertible {
-    public var status: Int32
+package struct Termination: Sendable, Hashable, CustomStringConvertible {
+    package var status: Int32
     /// True when `status` is a signal number (the child did not exit by itself).
-    public var signalled: Bool
+    package var signalled: Bool
 
-    public var description: String { signalled ? "killed by signal \(status)" : "exit \(status)" }
+    package var description: String { signalled ? "killed by signal \(status)" : "exit \(status)" }
 }
 
 /// A child process the caller can signal while it runs: `Subprocess.run` waits for the end, a
 /// crash test needs to cut the child off at a moment of its choosing. Output goes to files, not
 /// pipes, so that a child nobody reads from never blocks on a full pipe.
-public final class RunningProcess: @unchecked Sendable {
-    public let pid: Int32
+package final class RunningProcess: @unchecked Sendable {
+    package let pid: Int32
     // Only `isRunning` is read after start; Process is thread-safe for that.
     private let process: Process
     private let ended: Task<Termination, Never>
-    public let started: ContinuousClock.Instant
-    public let currentDirectory: URL
+    package let started: ContinuousClock.Instant
+    package let currentDirectory: URL
 
     /// Starts `executable`; stdout and stderr are written to the given files (created or truncated).
-    public init(
+    package init(
         _ executable: URL, _ arguments: [String], environment: [String: String], currentDirectory: URL,
         stdout: URL, stderr: URL
     ) throws {
@@ -63,10 +63,10 @@ public final class RunningProcess: @unchecked Sendable {
         }
     }
 
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` unless the child has already ended (and its pid may belong to another process).
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         guard process.isRunning else { return }
         kill(pid, signal)
     }
@@ -74,7 +74,7 @@ public final class RunningProcess: @unchecked Sendable {
     /// Sends `signal` `delay` after `condition` first holds (checked every `interval`), or not at
     /// all when the child ends first. The wait runs on a thread of its own: Swift's cooperative
     /// threads, busy with other tests, would oversleep the short moments a crash test aims at.
-    public func send(
+    package func send(
         _ signal: Int32, after delay: Duration, once condition: @escaping @Sendable () -> Bool = { true },
         checkingEvery interval: Duration = .microseconds(250)
     ) async {
@@ -94,7 +94,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// Calls `probe` every `interval` until the child ends, on a thread of its own (see
     /// `send(_:after:once:checkingEvery:)`); returns each answer with the time since the start.
-    public func sample<T: Sendable>(every interval: Duration, _ probe: @escaping @Sendable () -> T) async -> [(at: Duration, value: T)] {
+    package func sample<T: Sendable>(every interval: Duration, _ probe: @escaping @Sendable () -> T) async -> [(at: Duration, value: T)] {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { [self] in
                 var samples: [(at: Duration, value: T)] = []
@@ -108,7 +108,7 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     /// Waits for the child to end.
-    public func termination() async -> Termination {
+    package func termination() async -> Termination {
         await ended.value
     }
 }

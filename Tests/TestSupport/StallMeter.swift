@@ -4,8 +4,8 @@ import Foundation
 /// short steps beside it and sums how late each wake-up came. When the whole package's tests
 /// share two cores, or some of them block the cooperative pool, every task waits that long too,
 /// so a time bound that adds the stall holds on a loaded machine and stays tight on a quiet one.
-public enum StallMeter {
-    public static func measure<T: Sendable>(_ body: () async throws -> T) async rethrows -> (value: T, stall: Duration) {
+package enum StallMeter {
+    package static func measure<T: Sendable>(_ body: () async throws -> T) async rethrows -> (value: T, stall: Duration) {
         let total = Total()
         let value = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -1,17 +1,17 @@
 import Foundation
 
 /// What a finished process printed and how it ended.
-public struct ProcessResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct ProcessResult: Sendable {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 }
 
-public enum Subprocess {
+package enum Subprocess {
     /// Runs `executable` to completion. The wait happens off Swift's cooperative threads: there
     /// are only as many of those as cores, and blocking one would stall every test running
     /// meanwhile, loopback servers included.
-    public static func run(
+    package static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, currentDirectory: URL? = nil
     ) async throws -> ProcessResult {
         await slots.acquire()

@@ -5,27 +5,27 @@ import GuideCore
 /// libFuzzer's synchronous callback to the providers' async API, and the typed-error check.
 
 /// Answers every request with `answer(url)`; nil is a 404, as a missing page of a live site.
-public struct FuzzTransport: HTTPTransport {
+package struct FuzzTransport: HTTPTransport {
     private let answer: @Sendable (URL) -> Data?
     private let contentType: String?
 
-    public init(contentType: String? = nil, answer: @escaping @Sendable (URL) -> Data?) {
+    package init(contentType: String? = nil, answer: @escaping @Sendable (URL) -> Data?) {
         self.answer = answer
         self.contentType = contentType
     }
 
-    public func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
+    package func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
         guard let body = answer(url) else { throw ProviderError.http(status: 404, url: url.absoluteString) }
         return TransportResponse(status: 200, headers: contentType.map { ["Content-Type": $0] } ?? [:], body: body, url: url)
     }
 
-    public func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
+    package func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
         try await get(url, headers: headers)
     }
 }
 
 /// Runs `body` to completion and returns its result: libFuzzer calls the target synchronously.
-public func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+package func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let outcome = Outcome<T>()
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -51,7 +51,7 @@ private final class Outcome<T: Sendable>: @unchecked Sendable {
 
 /// A provider may fail on any input, but only with a `ProviderError` (DESIGN.md: a failure is
 /// typed, never a crash). Anything else is a finding, so the process stops for libFuzzer to keep the input.
-public func requireTyped(_ error: any Error, _ target: String) {
+package func requireTyped(_ error: any Error, _ target: String) {
     guard error is ProviderError else {
         fatalError("\(target): untyped error \(type(of: error)): \(error)")
     }
@@ -59,10 +59,10 @@ public func requireTyped(_ error: any Error, _ target: String) {
 
 /// The fuzzer's bytes cut into parts at each `separator` line, so that one input can answer
 /// several requests of one lookup (search, then details). The seed corpus uses the same layout.
-public enum FuzzParts {
-    public static let separator = Data("\n--fuzz-part--\n".utf8)
+package enum FuzzParts {
+    package static let separator = Data("\n--fuzz-part--\n".utf8)
 
-    public static func split(_ data: Data, maximum: Int) -> [Data] {
+    package static func split(_ data: Data, maximum: Int) -> [Data] {
         var parts: [Data] = []
         var rest = data[...]
         while parts.count < maximum - 1, let range = rest.firstRange(of: separator) {
@@ -75,7 +75,7 @@ public enum FuzzParts {
 }
 
 /// The input bytes of libFuzzer's callback as `Data`, copied: a parser may keep slices of it.
-public func fuzzData(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Data {
+package func fuzzData(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Data {
     guard let bytes, count > 0 else { return Data() }
     return Data(bytes: bytes, count: count)
 }
@@ -90,7 +90,7 @@ private func LLVMFuzzerRunDriver(
 ) -> Int32
 
 /// Runs libFuzzer with the process's arguments and `callback` as the target.
-public func runFuzzer(
+package func runFuzzer(
     _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 ) -> Int32 {

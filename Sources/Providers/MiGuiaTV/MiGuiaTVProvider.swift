@@ -10,13 +10,13 @@ import GuideCore
 ///
 /// A schedule and now-on-air are `{"data": [show, …]}`; `{"data": {"shows": [show, …]}}` is
 /// accepted too. A show's fields are described in `Show`.
-public struct MiGuiaTVProvider: GuideProvider {
-    public let id: String
-    public let baseURL: URL
-    public let language: String
+package struct MiGuiaTVProvider: GuideProvider {
+    package let id: String
+    package let baseURL: URL
+    package let language: String
     private let transport: any HTTPTransport
 
-    public init(id: String, baseURL: URL, language: String = "es_ES", transport: any HTTPTransport) {
+    package init(id: String, baseURL: URL, language: String = "es_ES", transport: any HTTPTransport) {
         self.id = id
         self.baseURL = baseURL
         self.language = language
@@ -24,7 +24,7 @@ public struct MiGuiaTVProvider: GuideProvider {
     }
 
     /// The channels under MiGuiaTV's own ids; `providerIDs["miguiatv"]` repeats the id.
-    public func channels() async throws -> [Channel] {
+    package func channels() async throws -> [Channel] {
         let url = endpoint("channels.json")
         let envelope = try await fetch(ChannelsEnvelope.self, from: url)
         return envelope.data.rows.map { row in
@@ -37,7 +37,7 @@ public struct MiGuiaTVProvider: GuideProvider {
 
     /// The airings of `channel.providerID` that overlap `window`, under the canonical `channel.id`.
     /// The request names the channel, so the shows' own `channelID` is not consulted.
-    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+    package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let url = endpoint("channel", "\(channel.providerID).json")
         let shows = try await fetch(ShowsEnvelope.self, from: url).data.shows
         let mapping = MiGuiaTVShowMapping(source: id)
@@ -47,7 +47,7 @@ public struct MiGuiaTVProvider: GuideProvider {
     /// What every channel airs now. No channel map applies to this call, so each programme's
     /// `channel` is the show's own MiGuiaTV `channelID` (as a string); a show without one makes
     /// the response malformed.
-    public func nowOnAir() async throws -> [Programme] {
+    package func nowOnAir() async throws -> [Programme] {
         let url = endpoint("channel", "now.json")
         let shows = try await fetch(ShowsEnvelope.self, from: url).data.shows
         let mapping = MiGuiaTVShowMapping(source: id)

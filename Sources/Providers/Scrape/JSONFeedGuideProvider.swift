@@ -13,20 +13,20 @@ import GuideCore
 /// readable. An empty array is an empty day. An optional field that is missing or unreadable is
 /// left out of that programme, and `reportNotes()` says when a mapped optional field was in none
 /// of the items read, the likely sign of a renamed key.
-public struct JSONFeedGuideProvider: GuideProvider {
+package struct JSONFeedGuideProvider: GuideProvider {
     /// The most days one schedule fetches page by page; a longer window (an unbounded one asked by
     /// `shift_weeks: auto`, say) is refused rather than fetched for years.
-    public static let maximumDays = 62
+    package static let maximumDays = 62
 
-    public let id: String
-    public let recipe: JSONFeedRecipe
+    package let id: String
+    package let recipe: JSONFeedRecipe
     private let channelList: [Channel]
     private let transport: any HTTPTransport
     private let compiled: Result<CompiledJSONFeedRecipe, JSONFeedRecipeError>
     private let tally = FeedTally()
 
     /// - Parameter channels: the channels the feed serves, under the ids `{channel}` takes.
-    public init(id: String, recipe: JSONFeedRecipe, channels: [Channel], transport: any HTTPTransport) {
+    package init(id: String, recipe: JSONFeedRecipe, channels: [Channel], transport: any HTTPTransport) {
         self.id = id
         self.recipe = recipe
         self.channelList = channels
@@ -34,13 +34,13 @@ public struct JSONFeedGuideProvider: GuideProvider {
         compiled = Result { () throws(JSONFeedRecipeError) in try recipe.compile() }
     }
 
-    public func channels() async throws -> [Channel] {
+    package func channels() async throws -> [Channel] {
         channelList
     }
 
     /// The programmes of `channel.providerID` that overlap `window`, under `channel.id`, sorted by
     /// start; an airing listed on two pages (one that crosses midnight) is kept once.
-    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+    package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let compiled: CompiledJSONFeedRecipe
         switch self.compiled {
         case .success(let value): compiled = value
@@ -83,7 +83,7 @@ public struct JSONFeedGuideProvider: GuideProvider {
     }
 
     /// Pages fetched, items read, and the hints of a changed layout that did not fail a page.
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         let counts = await tally.counts
         guard counts.pages > 0 || !counts.failedDays.isEmpty else { return [] }
         var summary = "fetched \(counts.pages) page(s), read \(counts.rows) item(s)"

@@ -15,9 +15,9 @@ import GuideCore
 /// Paths are keys joined with dots, with `[n]` to pick an array element (`result[0].events`,
 /// `genres[0]`); `$` alone is the whole response in `items` (a feed that is a bare array) and the
 /// item itself in a field's path (an item that is a bare string).
-public struct JSONFeedRecipe: Sendable, Hashable {
+package struct JSONFeedRecipe: Sendable, Hashable {
     /// What an item can give a programme.
-    public enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The start time (required).
         case start
         /// The stop time.
@@ -33,12 +33,12 @@ public struct JSONFeedRecipe: Sendable, Hashable {
         /// `episode` (or `number`).
         case episode
 
-        public var isRequired: Bool { self == .start || self == .title }
-        public var description: String { rawValue }
+        package var isRequired: Bool { self == .start || self == .title }
+        package var description: String { rawValue }
     }
 
     /// How times are written.
-    public enum TimeFormat: Sendable, Hashable, CustomStringConvertible {
+    package enum TimeFormat: Sendable, Hashable, CustomStringConvertible {
         /// `2026-10-25T21:30:00+01:00` (also `Z`, `+0100`, `+01`, a space for `T`, no seconds,
         /// fractions); a time without an offset is wall-clock time in the recipe's `timezone`.
         case iso8601
@@ -51,7 +51,7 @@ public struct JSONFeedRecipe: Sendable, Hashable {
         case clock(String)
 
         /// `iso8601`, `unix`, or else a clock pattern (which `validate()` checks).
-        public init(_ text: String) {
+        package init(_ text: String) {
             switch text {
             case "iso8601": self = .iso8601
             case "unix": self = .unix
@@ -59,7 +59,7 @@ public struct JSONFeedRecipe: Sendable, Hashable {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .iso8601: "iso8601"
             case .unix: "unix"
@@ -68,19 +68,19 @@ public struct JSONFeedRecipe: Sendable, Hashable {
         }
     }
 
-    public static let defaultTimeZone = "Europe/Madrid"
+    package static let defaultTimeZone = "Europe/Madrid"
 
-    public var url: URLTemplate
+    package var url: URLTemplate
     /// The path to the array of items.
-    public var items: String
+    package var items: String
     /// The path of each field inside an item.
-    public var fields: [Field: String]
-    public var timeFormat: TimeFormat
+    package var fields: [Field: String]
+    package var timeFormat: TimeFormat
     /// An IANA time zone id for clock times and ISO times without an offset; also the zone whose
     /// calendar days the URL's `{date:…}` names.
-    public var timezone: String
+    package var timezone: String
 
-    public init(url: URLTemplate, items: String, fields: [Field: String], timeFormat: TimeFormat = .iso8601,
+    package init(url: URLTemplate, items: String, fields: [Field: String], timeFormat: TimeFormat = .iso8601,
                 timezone: String = JSONFeedRecipe.defaultTimeZone) {
         self.url = url
         self.items = items
@@ -92,7 +92,7 @@ public struct JSONFeedRecipe: Sendable, Hashable {
     /// Checks everything that can be checked without fetching: the required fields are mapped,
     /// every path is well formed, the time format and the time zone are known, and a clock time
     /// format has a `{date:…}` in the URL to say which day it is.
-    public func validate() throws {
+    package func validate() throws {
         _ = try compile()
     }
 
@@ -141,7 +141,7 @@ struct CompiledJSONFeedRecipe: Sendable {
 }
 
 /// Why a json-feed recipe cannot run, named with its providers.yaml keys.
-public enum JSONFeedRecipeError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum JSONFeedRecipeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `start` or `title` has no path.
     case missingField(JSONFeedRecipe.Field)
     /// `key` is `items` or `fields.NAME`.
@@ -151,7 +151,7 @@ public enum JSONFeedRecipeError: Error, Sendable, Hashable, CustomStringConverti
     /// A clock time format needs the day from the URL.
     case clockWithoutDate(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missingField(let field):
             "fields: '\(field)' is required (the path to each item's \(field))"

@@ -2,18 +2,18 @@ import Foundation
 
 /// The character encodings scraped pages may use. libxml2 always gets UTF-8: the other two are
 /// transcoded here first (see `HTMLDocument`).
-public enum PageEncoding: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum PageEncoding: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case utf8 = "utf-8"
     /// Decoded as its superset Windows-1252, as browsers do (WHATWG Encoding Standard): pages
     /// labelled Latin-1 routinely carry `€` and curly quotes in the 0x80–0x9F range.
     case isoLatin1 = "iso-8859-1"
     case windows1252 = "windows-1252"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The encoding a charset label names (`UTF-8`, `latin1`, `"cp1252"`…), ignoring case,
     /// surrounding spaces and quotes; nil for a label this scraper does not decode.
-    public init?(label: String) {
+    package init?(label: String) {
         var text = Substring(label).drop { $0 == " " || $0 == "\"" || $0 == "'" }
         while let last = text.last, last == " " || last == "\"" || last == "'" { text = text.dropLast() }
         switch text.lowercased() {
@@ -33,7 +33,7 @@ public enum PageEncoding: String, Sendable, Hashable, CaseIterable, CustomString
     /// The encoding of a page: a UTF-8 byte-order mark, else the `charset` of the HTTP
     /// `Content-Type` header, else a `<meta charset>` or `<meta http-equiv content="…; charset=…">`
     /// among the first bytes, else UTF-8. A label this scraper does not decode is passed over.
-    public static func detect(in data: Data, contentType: String?) -> PageEncoding {
+    package static func detect(in data: Data, contentType: String?) -> PageEncoding {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }
         if let contentType, let label = charsetParameter(in: Array(contentType.utf8)), let encoding = PageEncoding(label: label) {
             return encoding

@@ -9,9 +9,9 @@ import GuideCore
 /// channel does not resolve are dropped and counted in `reportNotes()`. A page whose layout no
 /// longer fits the recipe is `ProviderError.malformed` (see `ScrapeExtractor.extract`), so the
 /// chain asks the next provider rather than keep a half-empty ranking.
-public struct ScrapeAudienceProvider: AudienceProvider {
-    public let id: String
-    public let recipe: ScrapeRecipe
+package struct ScrapeAudienceProvider: AudienceProvider {
+    package let id: String
+    package let recipe: ScrapeRecipe
     private let template: URLTemplate
     private let transport: any HTTPTransport
     private let resolveChannel: @Sendable (String) -> String?
@@ -23,7 +23,7 @@ public struct ScrapeAudienceProvider: AudienceProvider {
     /// Compiles the recipe, so an invalid one fails here, before anything is fetched.
     /// - Parameter resolveChannel: the site's channel name → canonical channel id, nil when unknown.
     /// - Precondition: `recipe.produces == .audience`.
-    public init(id: String, recipe: ScrapeRecipe, transport: any HTTPTransport,
+    package init(id: String, recipe: ScrapeRecipe, transport: any HTTPTransport,
                 resolveChannel: @escaping @Sendable (String) -> String?) throws(ScrapeRecipeError) {
         precondition(recipe.produces == .audience, "ScrapeAudienceProvider needs a produces: audience recipe")
         self.id = id
@@ -37,7 +37,7 @@ public struct ScrapeAudienceProvider: AudienceProvider {
 
     /// The day's ranking in page order. `start` is the row's time on `day` in the recipe's time
     /// zone (a time past 24:00 on the next day).
-    public func audiences(on day: Day) async throws -> [AudienceRecord] {
+    package func audiences(on day: Day) async throws -> [AudienceRecord] {
         guard let url = template.url(day: day, channel: nil) else {
             throw ProviderError.notConfigured("\(id): the url template needs a {channel}, which an audience page has not")
         }
@@ -67,7 +67,7 @@ public struct ScrapeAudienceProvider: AudienceProvider {
         return records
     }
 
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         await tally.notes()
     }
 }

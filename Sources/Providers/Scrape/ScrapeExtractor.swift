@@ -3,22 +3,22 @@ import Foundation
 import GuideCore
 
 /// One row's parsed fields, by field name.
-public struct ScrapedRow: Sendable, Hashable {
-    public var values: [String: ScrapedValue]
+package struct ScrapedRow: Sendable, Hashable {
+    package var values: [String: ScrapedValue]
 
-    public init(_ values: [String: ScrapedValue]) {
+    package init(_ values: [String: ScrapedValue]) {
         self.values = values
     }
 
-    public subscript(field: String) -> ScrapedValue? { values[field] }
+    package subscript(field: String) -> ScrapedValue? { values[field] }
 
-    public func text(_ field: String) -> String? {
+    package func text(_ field: String) -> String? {
         if case .text(let text)? = values[field] { return text }
         return nil
     }
 
     /// An `integer`, or a `number` rounded to the nearest integer.
-    public func integer(_ field: String) -> Int? {
+    package func integer(_ field: String) -> Int? {
         switch values[field] {
         case .integer(let value)?: value
         case .number(let value)?: Int(exactly: value.rounded())
@@ -27,7 +27,7 @@ public struct ScrapedRow: Sendable, Hashable {
     }
 
     /// A `number`, `percent` or `integer` as a `Double`.
-    public func number(_ field: String) -> Double? {
+    package func number(_ field: String) -> Double? {
         switch values[field] {
         case .number(let value)?, .percent(let value)?: value
         case .integer(let value)?: Double(value)
@@ -36,34 +36,34 @@ public struct ScrapedRow: Sendable, Hashable {
     }
 
     /// A `time`, in minutes after midnight.
-    public func minutes(_ field: String) -> Int? {
+    package func minutes(_ field: String) -> Int? {
         if case .time(let minutes)? = values[field] { return minutes }
         return nil
     }
 }
 
 /// The rows of one page and what was passed over, for the run report.
-public struct ScrapeResult: Sendable, Hashable {
-    public var rows: [ScrapedRow]
+package struct ScrapeResult: Sendable, Hashable {
+    package var rows: [ScrapedRow]
     /// The nodes the rows selector matched, kept or not.
-    public var matchedRows: Int
+    package var matchedRows: Int
     /// Rows whose cell count differs from most rows' (an advert or banner inside the table).
-    public var skippedAdverts: Int
+    package var skippedAdverts: Int
     /// Rows where every field was empty (spacers).
-    public var skippedSpacers: Int
+    package var skippedSpacers: Int
     /// Optional field name → rows kept without it because its XPath matched nothing or its text
     /// did not parse (an empty text is not counted).
-    public var optionalFailures: [String: Int]
+    package var optionalFailures: [String: Int]
     /// The encoding the page was decoded from.
-    public var encoding: PageEncoding
+    package var encoding: PageEncoding
 }
 
 /// A recipe compiled for repeated use: its XPath expressions and regexes, compiled once.
 ///
 /// Not `Sendable`: one extractor serves one task at a time (providers keep a pool of them), and
 /// a page is parsed and extracted within one synchronous `extract` call.
-public final class ScrapeExtractor {
-    public let recipe: ScrapeRecipe
+package final class ScrapeExtractor {
+    package let recipe: ScrapeRecipe
 
     private struct Field {
         var name: String
@@ -82,7 +82,7 @@ public final class ScrapeExtractor {
     private let evaluator = XPathEvaluator()
 
     /// Compiles `recipe`; throws what `ScrapeRecipe.validate()` throws.
-    public init(_ recipe: ScrapeRecipe) throws(ScrapeRecipeError) {
+    package init(_ recipe: ScrapeRecipe) throws(ScrapeRecipeError) {
         try recipe.checkStructure()
         self.recipe = recipe
         do {
@@ -129,7 +129,7 @@ public final class ScrapeExtractor {
     /// - rows matched but none kept → `malformed`.
     ///
     /// - Parameter contentType: the HTTP `Content-Type`, for its charset.
-    public func extract(from data: Data, contentType: String?) throws(ProviderError) -> ScrapeResult {
+    package func extract(from data: Data, contentType: String?) throws(ProviderError) -> ScrapeResult {
         let document = try HTMLDocument(data, contentType: contentType, override: recipe.encoding)
         return try evaluator.within(document) { () throws(ProviderError) in try extractRows(from: document) }
     }

@@ -8,9 +8,9 @@ import GuideCore
 /// Rows are read in page order; a start earlier than the previous row's is taken to be past
 /// midnight (a page covering 06:00 to 06:00), so it and the rows after it move to the next day.
 /// A missing `stop` is left to the normaliser, which takes the next programme's start.
-public struct ScrapeGuideProvider: GuideProvider {
-    public let id: String
-    public let recipe: ScrapeRecipe
+package struct ScrapeGuideProvider: GuideProvider {
+    package let id: String
+    package let recipe: ScrapeRecipe
     private let channelList: [Channel]
     private let template: URLTemplate
     private let transport: any HTTPTransport
@@ -21,12 +21,12 @@ public struct ScrapeGuideProvider: GuideProvider {
 
     /// The most days one `schedule` call fetches; a longer window (`shift_weeks: auto` asks for
     /// all of time) is refused rather than turned into thousands of requests.
-    public static let maximumDays = 62
+    package static let maximumDays = 62
 
     /// Compiles the recipe, so an invalid one fails here, before anything is fetched.
     /// - Parameter channels: what `channels()` answers, under the provider's own ids.
     /// - Precondition: `recipe.produces == .guide`.
-    public init(id: String, recipe: ScrapeRecipe, channels: [Channel], transport: any HTTPTransport) throws(ScrapeRecipeError) {
+    package init(id: String, recipe: ScrapeRecipe, channels: [Channel], transport: any HTTPTransport) throws(ScrapeRecipeError) {
         precondition(recipe.produces == .guide, "ScrapeGuideProvider needs a produces: guide recipe")
         self.id = id
         self.recipe = recipe
@@ -37,7 +37,7 @@ public struct ScrapeGuideProvider: GuideProvider {
         timeZone = recipe.timeZone
     }
 
-    public func channels() async throws -> [Channel] {
+    package func channels() async throws -> [Channel] {
         channelList
     }
 
@@ -45,7 +45,7 @@ public struct ScrapeGuideProvider: GuideProvider {
     /// and keeps the programmes that overlap it, once per start time. A page missing (HTTP 404)
     /// after the first day ends the listing there, noted in the report; a missing first page
     /// throws, as does any other error.
-    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+    package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let first = Day(window.start, in: timeZone)
         let last = Day(window.duration > 0 ? window.end.addingTimeInterval(-1) : window.start, in: timeZone)
         var days = [first]
@@ -81,7 +81,7 @@ public struct ScrapeGuideProvider: GuideProvider {
         return programmes.sorted { $0.start < $1.start }
     }
 
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         await tally.notes()
     }
 

@@ -17,18 +17,18 @@ import GuideCore
 ///     start:   { xpath: "td[6]", regex: "(\\d{1,2}:\\d{2})", parse: time }
 ///   required: [title, channel, viewers]
 /// ```
-public struct ScrapeRecipe: Sendable, Hashable {
+package struct ScrapeRecipe: Sendable, Hashable {
     /// What the rows become.
-    public enum Product: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package enum Product: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// `AudienceRecord`s: one ranking page per day.
         case audience
         /// `Programme`s: one page per channel and day.
         case guide
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// The fields a recipe of this kind may define and the parsers each accepts.
-        public var fieldParsers: [String: [ValueParser]] {
+        package var fieldParsers: [String: [ValueParser]] {
             switch self {
             case .audience:
                 ["rank": [.integer, .number], "title": [.text], "channel": [.text], "viewers": [.number, .integer],
@@ -40,7 +40,7 @@ public struct ScrapeRecipe: Sendable, Hashable {
         }
 
         /// Fields without which a row cannot become a record, required whether or not `required` lists them.
-        public var essentialFields: [String] {
+        package var essentialFields: [String] {
             switch self {
             case .audience: ["title", "channel", "viewers"]
             case .guide: ["start", "title"]
@@ -49,16 +49,16 @@ public struct ScrapeRecipe: Sendable, Hashable {
     }
 
     /// How one field of a row is found and read.
-    public struct FieldRule: Sendable, Hashable {
+    package struct FieldRule: Sendable, Hashable {
         /// Evaluated with the row as context node; the field's text is the result's XPath string
         /// value (for a node set, that of its first node) with whitespace collapsed.
-        public var xpath: String
+        package var xpath: String
         /// When set, the text must match; the field keeps capture group 1, or the whole match when
         /// the pattern has no group (ICU syntax, as `NSRegularExpression`).
-        public var regex: String?
-        public var parse: ValueParser
+        package var regex: String?
+        package var parse: ValueParser
 
-        public init(xpath: String, regex: String? = nil, parse: ValueParser) {
+        package init(xpath: String, regex: String? = nil, parse: ValueParser) {
             self.xpath = xpath
             self.regex = regex
             self.parse = parse
@@ -66,26 +66,26 @@ public struct ScrapeRecipe: Sendable, Hashable {
     }
 
     /// A `URLTemplate`: `{date:FORMAT}` and, for guides, `{channel}`.
-    public var url: String
+    package var url: String
     /// nil detects the page's encoding (`encoding: auto`; see `PageEncoding.detect`).
-    public var encoding: PageEncoding?
+    package var encoding: PageEncoding?
     /// The XPath of the row nodes, evaluated from the document.
-    public var rows: String
+    package var rows: String
     /// Field name → rule; the names `produces` allows (`Product.fieldParsers`).
-    public var fields: [String: FieldRule]
+    package var fields: [String: FieldRule]
     /// Fields whose failure on a data row means the layout changed. `produces`' essential fields
     /// are required even when not listed.
-    public var required: [String]
-    public var produces: Product
+    package var required: [String]
+    package var produces: Product
     /// The zone of the page's times.
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
     /// Skip rows whose cell count differs from most rows' (an advert spanning the table), as
     /// `adverts: skip` (the default) says; `adverts: keep` reads them like any row.
-    public var skipsAdverts: Bool
+    package var skipsAdverts: Bool
 
-    public static let defaultTimeZone = TimeZone(identifier: "Europe/Madrid")!
+    package static let defaultTimeZone = TimeZone(identifier: "Europe/Madrid")!
 
-    public init(
+    package init(
         url: String, encoding: PageEncoding? = nil, rows: String, fields: [String: FieldRule], required: [String] = [],
         produces: Product, timeZone: TimeZone = ScrapeRecipe.defaultTimeZone, skipsAdverts: Bool = true
     ) {
@@ -100,7 +100,7 @@ public struct ScrapeRecipe: Sendable, Hashable {
     }
 
     /// `required` followed by the essential fields it does not list, without repeats.
-    public var effectiveRequired: [String] {
+    package var effectiveRequired: [String] {
         var seen = Set<String>()
         return (required + produces.essentialFields).filter { seen.insert($0).inserted }
     }
@@ -108,7 +108,7 @@ public struct ScrapeRecipe: Sendable, Hashable {
     /// Checks everything that can be checked without a page: the URL template, every XPath and
     /// regex compiles, field names and parsers suit `produces`, `required` names defined fields.
     /// Throws the first problem found, naming the key, the field and the expression.
-    public func validate() throws(ScrapeRecipeError) {
+    package func validate() throws(ScrapeRecipeError) {
         _ = try ScrapeExtractor(self)
     }
 
@@ -116,7 +116,7 @@ public struct ScrapeRecipe: Sendable, Hashable {
     /// compiled recipes, and `ScrapeExtractor` does so for repeated use).
     /// - Throws: `ScrapeRecipeError` when the recipe is invalid; `ProviderError.malformed` when the
     ///   page does not fit it (see `ScrapeExtractor.extract`).
-    public func extract(from data: Data, contentType: String?) throws -> ScrapeResult {
+    package func extract(from data: Data, contentType: String?) throws -> ScrapeResult {
         try ScrapeExtractor(self).extract(from: data, contentType: contentType)
     }
 
@@ -152,7 +152,7 @@ public struct ScrapeRecipe: Sendable, Hashable {
 }
 
 /// Why a scrape recipe cannot be used, found by `ScrapeRecipe.validate()` before anything is fetched.
-public enum ScrapeRecipeError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ScrapeRecipeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `field` nil is the `rows` selector.
     case invalidXPath(field: String?, expression: String, reason: String)
     case invalidRegex(field: String, pattern: String, reason: String)
@@ -166,7 +166,7 @@ public enum ScrapeRecipeError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// The recipe key at fault, for pointing at the line in providers.yaml: `rows`, `url`,
     /// `required`, `fields`, `fields.start.xpath`, `fields.start.regex`, `fields.start.parse`.
-    public var key: String {
+    package var key: String {
         switch self {
         case .invalidXPath(let field?, _, _): "fields.\(field).xpath"
         case .invalidXPath(nil, _, _): "rows"
@@ -179,7 +179,7 @@ public enum ScrapeRecipeError: Error, Sendable, Hashable, CustomStringConvertibl
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidXPath(let field?, let expression, let reason):
             "field '\(field)': invalid XPath '\(expression)': \(reason)"

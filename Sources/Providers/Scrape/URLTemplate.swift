@@ -14,16 +14,16 @@ import GuideCore
 /// Everything else is copied as written. The template is checked once, when it is made: a bad
 /// placeholder is a `URLTemplateError` naming it and its position, never a failure at fetch time.
 /// Filling it in is plain string building, with no `DateFormatter` involved.
-public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
+package struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The template as written.
-    public let description: String
+    package let description: String
     /// The same template in site recipes' richer language, whose parser and renderer it shares;
     /// only `{channel}` and `{date:FORMAT}` with the six fields above are accepted here.
     let template: SiteTemplate
 
     /// Parses `text`; throws a `URLTemplateError` for an unknown placeholder or date pattern, a
     /// brace without its partner, or a text that does not make an http(s) URL.
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         description = text
         do {
             template = try SiteTemplate(text)
@@ -40,13 +40,13 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the template has a `{channel}` placeholder.
-    public var usesChannel: Bool { template.usesChannel }
+    package var usesChannel: Bool { template.usesChannel }
 
     /// True when the template has at least one `{date:…}` placeholder, so each day has its own URL.
-    public var usesDate: Bool { template.usesDate }
+    package var usesDate: Bool { template.usesDate }
 
     /// The URL for `day` and `channel`; nil when the template has `{channel}` and `channel` is nil.
-    public func url(day: Day, channel: String?) -> URL? {
+    package func url(day: Day, channel: String?) -> URL? {
         if usesChannel && channel == nil { return nil }
         return URL(string: template.render(.init(channel: channel ?? "", day: day, zone: .gmt), escaping: true))
     }
@@ -81,7 +81,7 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a URL template was refused. Positions count characters from 1.
-public enum URLTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum URLTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `{name}` is neither `{channel}` nor `{date:FORMAT}`; `position` is that of its `{`.
     case unknownPlaceholder(name: String, position: Int)
     /// A run of letters in a date format that is not `yyyy`, `yy`, `MM`, `M`, `dd` or `d`
@@ -107,7 +107,7 @@ public enum URLTemplateError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
             "unknown placeholder {\(name)} at position \(position) (known: {channel}, {date:FORMAT})"

@@ -2,7 +2,7 @@ import Foundation
 
 /// How a field's text becomes a value (`parse:` in a recipe). Every parser works on the text with
 /// its whitespace already collapsed, and fails (nil) rather than guess.
-public enum ValueParser: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum ValueParser: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Any non-empty text, as it is.
     case text
     /// Digits, optionally grouped by thousands with `.` or a space (`1.234`), optionally followed
@@ -18,10 +18,10 @@ public enum ValueParser: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// `h`. Hours up to 47: `25:30` is 1:30 the next day (1,530 minutes), as broadcasters write it.
     case time
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Parses `text` (whitespace is collapsed first, as extraction does).
-    public func parse(_ text: String) -> ScrapedValue? {
+    package func parse(_ text: String) -> ScrapedValue? {
         var collapsed = CollapsedText()
         collapsed.append(text)
         return collapsed.bytes.withUnsafeBufferPointer { parse(bytes: $0) }
@@ -51,7 +51,7 @@ public enum ValueParser: String, Sendable, Hashable, CaseIterable, CustomStringC
 }
 
 /// A parsed field value.
-public enum ScrapedValue: Sendable, Hashable {
+package enum ScrapedValue: Sendable, Hashable {
     case text(String)
     case integer(Int)
     case number(Double)

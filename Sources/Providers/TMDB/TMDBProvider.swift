@@ -2,7 +2,7 @@ import Foundation
 import GuideCore
 
 /// How `TMDBProvider` authenticates. The description never shows the secret.
-public enum TMDBCredentials: Sendable, Hashable, CustomStringConvertible {
+package enum TMDBCredentials: Sendable, Hashable, CustomStringConvertible {
     /// A v3 API key, sent as the first query item, `api_key=…`.
     case apiKey(String)
     /// A v4 read-access token, sent as `Authorization: Bearer …`.
@@ -10,7 +10,7 @@ public enum TMDBCredentials: Sendable, Hashable, CustomStringConvertible {
     /// No credentials: for recorded responses, which need none.
     case none
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .apiKey: "apiKey(\(URLRedaction.placeholder))"
         case .bearerToken: "bearerToken(\(URLRedaction.placeholder))"
@@ -35,20 +35,20 @@ public enum TMDBCredentials: Sendable, Hashable, CustomStringConvertible {
 /// Concurrent lookups share the configuration request and the details request of the same work.
 /// A 401 is `ProviderError.notConfigured`, and every later lookup fails the same way without a
 /// request; other failures are the transport's `ProviderError`s.
-public struct TMDBProvider: MetadataProvider {
-    public static let defaultBaseURL = URL(string: "https://api.themoviedb.org/3/")!
+package struct TMDBProvider: MetadataProvider {
+    package static let defaultBaseURL = URL(string: "https://api.themoviedb.org/3/")!
 
-    public let id: String
-    public let baseURL: URL
+    package let id: String
+    package let baseURL: URL
     /// A TMDB language tag, `es-ES`.
-    public let language: String
+    package let language: String
     /// Where empty texts are taken from, `en-US`; nil for none.
-    public let fallbackLanguage: String?
+    package let fallbackLanguage: String?
     private let credentials: TMDBCredentials
     private let transport: any HTTPTransport
     private let state = TMDBSharedState()
 
-    public init(
+    package init(
         id: String,
         baseURL: URL = TMDBProvider.defaultBaseURL,
         credentials: TMDBCredentials,
@@ -64,7 +64,7 @@ public struct TMDBProvider: MetadataProvider {
         self.transport = transport
     }
 
-    public func lookup(_ query: MetadataQuery) async throws -> MetadataLookup {
+    package func lookup(_ query: MetadataQuery) async throws -> MetadataLookup {
         let tmdbID = query.providerIDs["tmdb"].flatMap { id in
             !id.isEmpty && id.allSatisfy { $0.isASCII && $0.isNumber } ? id : nil
         }
@@ -113,7 +113,7 @@ public struct TMDBProvider: MetadataProvider {
 
     /// How many requests were made and where their answers came from, e.g.
     /// `42 request(s): 42 from recordings`.
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         [await state.requestSummary()]
     }
 

@@ -16,14 +16,14 @@ import GuideCore
 ///
 /// Title and overview come from the record's translations in `language`, else
 /// `fallbackLanguage`, else the record's own (original-language) text.
-public actor TheTVDBProvider: MetadataProvider {
-    public static let defaultBaseURL = URL(string: "https://api4.thetvdb.com/v4/")!
+package actor TheTVDBProvider: MetadataProvider {
+    package static let defaultBaseURL = URL(string: "https://api4.thetvdb.com/v4/")!
 
-    public nonisolated let id: String
-    public nonisolated let baseURL: URL
+    package nonisolated let id: String
+    package nonisolated let baseURL: URL
     /// 3 letters (`spa`), as TheTVDB names languages.
-    public nonisolated let language: String
-    public nonisolated let fallbackLanguage: String?
+    package nonisolated let language: String
+    package nonisolated let fallbackLanguage: String?
 
     private let apiKey: String?
     private let pin: String?
@@ -49,7 +49,7 @@ public actor TheTVDBProvider: MetadataProvider {
     ///   - pin: the subscriber PIN of a user-supported key.
     ///   - language: 3 letters; `fallbackLanguage` is used for the texts missing in it.
     ///   - now: the clock that decides whether the token has expired.
-    public init(
+    package init(
         id: String,
         baseURL: URL = TheTVDBProvider.defaultBaseURL,
         apiKey: String?,
@@ -70,7 +70,7 @@ public actor TheTVDBProvider: MetadataProvider {
         self.mapping = TheTVDBMapping(language: language, fallbackLanguage: fallbackLanguage)
     }
 
-    public func lookup(_ query: MetadataQuery) async throws -> MetadataLookup {
+    package func lookup(_ query: MetadataQuery) async throws -> MetadataLookup {
         let kind: TheTVDBMapping.RecordKind = query.kind == .movie ? .movie : .series
 
         if let given = query.providerIDs["thetvdb"].flatMap(TheTVDBMapping.numericID) {
@@ -106,7 +106,7 @@ public actor TheTVDBProvider: MetadataProvider {
     }
 
     /// `12 request(s): 12 from recordings; 1 login`; nothing when the provider was never asked.
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         usage.notes
     }
 

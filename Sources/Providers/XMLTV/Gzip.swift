@@ -4,7 +4,7 @@ import GuideCore
 
 /// Gzip in memory (an `.xml.gz` file, an HTTP body, the served `/xmltv.xml.gz`), on zlib:
 /// Foundation on Linux has no compression, and libxml2 only decompresses files it opens itself.
-public enum Gzip {
+package enum Gzip {
     static func isCompressed(_ data: Data) -> Bool {
         data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
@@ -66,7 +66,7 @@ public enum Gzip {
     }
 
     /// One gzip member holding `data`, at zlib's default level.
-    public static func compress(_ data: Data) throws -> Data {
+    package static func compress(_ data: Data) throws -> Data {
         var stream = z_stream()
         // 15 + 16: write a gzip header and trailer, not a raw zlib stream.
         guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,

@@ -3,15 +3,15 @@ import GuideCore
 
 /// One XMLTV file as read: its channels and programmes in document order, the `<tv>` element's
 /// provenance attributes, and the programmes that could not be used, with why.
-public struct XMLTVDocument: Sendable, Hashable {
+package struct XMLTVDocument: Sendable, Hashable {
     /// Channels in document order; a repeated channel id keeps its first definition.
-    public var channels: [Channel]
+    package var channels: [Channel]
     /// Programmes in document order, with `channel` set to the XMLTV channel id.
-    public var programmes: [Programme]
-    public var info: XMLTVInfo
-    public var skipped: [XMLTVSkippedProgramme]
+    package var programmes: [Programme]
+    package var info: XMLTVInfo
+    package var skipped: [XMLTVSkippedProgramme]
 
-    public init(channels: [Channel] = [], programmes: [Programme] = [], info: XMLTVInfo = .init(),
+    package init(channels: [Channel] = [], programmes: [Programme] = [], info: XMLTVInfo = .init(),
                 skipped: [XMLTVSkippedProgramme] = []) {
         self.channels = channels
         self.programmes = programmes
@@ -20,7 +20,7 @@ public struct XMLTVDocument: Sendable, Hashable {
     }
 
     /// `2 unparsable start, 1 unknown channel`: skip counts by reason, most frequent first.
-    public var skippedSummary: String {
+    package var skippedSummary: String {
         var counts: [XMLTVSkippedProgramme.Reason: Int] = [:]
         for skip in skipped { counts[skip.reason, default: 0] += 1 }
         return counts.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
@@ -30,15 +30,15 @@ public struct XMLTVDocument: Sendable, Hashable {
 }
 
 /// The `<tv>` element's attributes: who generated the file and where its data came from.
-public struct XMLTVInfo: Sendable, Hashable {
-    public var date: String?
-    public var sourceInfoURL: String?
-    public var sourceInfoName: String?
-    public var sourceDataURL: String?
-    public var generatorInfoName: String?
-    public var generatorInfoURL: String?
+package struct XMLTVInfo: Sendable, Hashable {
+    package var date: String?
+    package var sourceInfoURL: String?
+    package var sourceInfoName: String?
+    package var sourceDataURL: String?
+    package var generatorInfoName: String?
+    package var generatorInfoURL: String?
 
-    public init(date: String? = nil, sourceInfoURL: String? = nil, sourceInfoName: String? = nil,
+    package init(date: String? = nil, sourceInfoURL: String? = nil, sourceInfoName: String? = nil,
                 sourceDataURL: String? = nil, generatorInfoName: String? = nil, generatorInfoURL: String? = nil) {
         self.date = date
         self.sourceInfoURL = sourceInfoURL
@@ -51,8 +51,8 @@ public struct XMLTVInfo: Sendable, Hashable {
 
 /// A `<programme>` left out of the document, and why, so that a bad source is visible in the run
 /// report instead of failing the whole file.
-public struct XMLTVSkippedProgramme: Sendable, Hashable {
-    public enum Reason: String, Sendable, Hashable, CaseIterable {
+package struct XMLTVSkippedProgramme: Sendable, Hashable {
+    package enum Reason: String, Sendable, Hashable, CaseIterable {
         case missingStart = "missing start"
         case unparsableStart = "unparsable start"
         case unparsableStop = "unparsable stop"
@@ -61,14 +61,14 @@ public struct XMLTVSkippedProgramme: Sendable, Hashable {
         case missingTitle = "missing title"
     }
 
-    public var reason: Reason
+    package var reason: Reason
     /// Line of the `<programme>` start tag.
-    public var line: Int
-    public var channel: String?
+    package var line: Int
+    package var channel: String?
     /// The `start` attribute as written when it is what was wrong, else the start in UTC.
-    public var start: String?
+    package var start: String?
 
-    public init(reason: Reason, line: Int, channel: String? = nil, start: String? = nil) {
+    package init(reason: Reason, line: Int, channel: String? = nil, start: String? = nil) {
         self.reason = reason
         self.line = line
         self.channel = channel

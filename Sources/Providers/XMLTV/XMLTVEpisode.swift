@@ -3,11 +3,11 @@ import GuideCore
 
 /// XMLTV's `xmltv_ns` episode numbering: `season[/seasons] . episode[/episodes] . part[/parts]`,
 /// each number counting from 0 and any of them left empty (`.4.`, `2.11/24.0/2`).
-public enum XMLTVEpisode {
+package enum XMLTVEpisode {
     /// The numbers as an `Episode` counting from 1 (its other fields left empty); nil when `text`
     /// is not three dot-separated fields of the form `[n][/total]`. Reads bytes, not Characters:
     /// it runs for most programmes of a big guide.
-    public static func parse(_ text: String) -> Episode? {
+    package static func parse(_ text: String) -> Episode? {
         var fields: [(Int?, Int?)] = []
         fields.reserveCapacity(3)
         var index: Int?
@@ -59,7 +59,7 @@ public enum XMLTVEpisode {
     }
 
     /// The `xmltv_ns` text for an episode's numbers, or nil when it has none to write.
-    public static func format(_ episode: Episode) -> String? {
+    package static func format(_ episode: Episode) -> String? {
         let (season, seasonCount, number) = (episode.season, episode.seasonCount, episode.number)
         let (episodeCount, part, partCount) = (episode.episodeCount, episode.part, episode.partCount)
         guard [season, seasonCount, number, episodeCount, part, partCount].contains(where: { $0 != nil }) else { return nil }

@@ -13,7 +13,7 @@ import GuideCore
 /// | sports | sports, sport, deportes, deporte, esports, kirolak |
 /// | kids | kids, children, childrens, infantil, infantiles, haurrentzat |
 /// | documentary | documentary, documentaries, documental, documentales, dokumentala |
-public enum XMLTVKinds {
+package enum XMLTVKinds {
     static let table: [String: ProgrammeKind] = {
         let groups: [(ProgrammeKind, [String])] = [
             (.movie, ["film", "films", "movie", "movies", "tv movie", "cine", "cinema", "pelicula", "peliculas",
@@ -32,12 +32,12 @@ public enum XMLTVKinds {
     }()
 
     /// The kind one category names, if it names one.
-    public static func kind(ofCategory category: String) -> ProgrammeKind? {
+    package static func kind(ofCategory category: String) -> ProgrammeKind? {
         table[fold(category)]
     }
 
     /// The kind of a programme with these categories: the first that names one, else `programme`.
-    public static func kind(of categories: [LocalizedText]?) -> ProgrammeKind {
+    package static func kind(of categories: [LocalizedText]?) -> ProgrammeKind {
         for category in categories ?? [] {
             if let kind = kind(ofCategory: category.value) { return kind }
         }

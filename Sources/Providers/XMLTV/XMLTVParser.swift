@@ -4,11 +4,11 @@ import GuideCore
 
 /// Reads XMLTV with libxml2's streaming `xmlTextReader`: one node at a time, never the whole tree,
 /// so a 25 MB guide costs little more memory than the programmes it yields.
-public struct XMLTVParser: Sendable {
+package struct XMLTVParser: Sendable {
     /// The provider id written into every programme's `source`.
-    public var source: String
+    package var source: String
 
-    public init(source: String) {
+    package init(source: String) {
         self.source = source
     }
 
@@ -16,7 +16,7 @@ public struct XMLTVParser: Sendable {
     static let maximumFileBytes = Int(Int32.max)
 
     /// Parses a file; gzip-compressed files (by their magic bytes, whatever their name) are inflated first.
-    public func parse(contentsOf url: URL) throws -> XMLTVDocument {
+    package func parse(contentsOf url: URL) throws -> XMLTVDocument {
         let data: Data
         do {
             data = try LocalFile.read(url, limit: Self.maximumFileBytes, mapped: true)
@@ -27,7 +27,7 @@ public struct XMLTVParser: Sendable {
     }
 
     /// Parses XMLTV bytes (plain or gzip). `name` identifies the input in error messages.
-    public func parse(_ data: Data, name: String) throws -> XMLTVDocument {
+    package func parse(_ data: Data, name: String) throws -> XMLTVDocument {
         let xml = Gzip.isCompressed(data) ? try Gzip.decompress(data, name: name) : data
         guard !xml.isEmpty else { throw ProviderError.malformed("\(name): line 1: the document is empty") }
         guard xml.count <= Int(Int32.max) else {

@@ -4,24 +4,24 @@ import GuideCore
 /// A guide read from one XMLTV document: a local file (`file://` or a path, `.gz` too) or an
 /// `http(s)://` URL fetched through the transport. The document is fetched and parsed once per
 /// provider; every `channels()` and `schedule(for:in:)` call, concurrent ones included, shares it.
-public struct XMLTVProvider: GuideProvider {
-    public let id: String
-    public let source: URL
+package struct XMLTVProvider: GuideProvider {
+    package let id: String
+    package let source: URL
     private let transport: (any HTTPTransport)?
     private let loader: DocumentLoader
 
-    public init(id: String, source: URL, transport: (any HTTPTransport)?) {
+    package init(id: String, source: URL, transport: (any HTTPTransport)?) {
         self.id = id
         self.source = source
         self.transport = transport
         self.loader = DocumentLoader()
     }
 
-    public func channels() async throws -> [Channel] {
+    package func channels() async throws -> [Channel] {
         try await loaded().document.channels
     }
 
-    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+    package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let loaded = try await loaded()
         let span = TimeWindow(from: window.start, to: window.end)
         let recorded = loaded.byChannel[channel.providerID] ?? []
@@ -39,7 +39,7 @@ public struct XMLTVProvider: GuideProvider {
     }
 
     /// `parsed 3501 programmes on 24 channels from sample.xml, skipped 2 (1 unparsable start, 1 unknown channel)`.
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         guard let loaded = try? await loaded() else { return [] }
         let document = loaded.document
         var note = "parsed \(Self.count(document.programmes.count, "programme")) on "
@@ -62,7 +62,7 @@ public struct XMLTVProvider: GuideProvider {
     }
 
     /// The whole document, parsed once.
-    public func document() async throws -> XMLTVDocument {
+    package func document() async throws -> XMLTVDocument {
         try await loaded().document
     }
 

@@ -4,18 +4,18 @@ import GuideCore
 /// XMLTV times (`20261025023000 +0200`) parsed and written by hand on `CivilTime`: a
 /// `DateFormatter` per time is far too slow for 50,000 programmes, and the offset written in the
 /// file, not a time-zone database, is what says which of a DST night's two 02:30s is meant.
-public enum XMLTVTime {
+package enum XMLTVTime {
     /// Parses `YYYYMMDDhhmmss ±hhmm`. Any trailing units may be left off (a day counts as its first
     /// second, a month as its first day); the offset may be left off (UTC), written `±hh:mm` or
     /// `±hh`, or be a zone name the xmltv tools know (`BST`, `CET`, `EST`, `UTC`…, `zoneOffsets`).
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse($0) }
     }
 
     /// Seconds since 1970 of an XMLTV time held as UTF-8 bytes (an attribute value straight
     /// from the parser, without making a `String`).
-    public static func epochSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func epochSeconds(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         let n = bytes.count
         while i < n, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
@@ -46,12 +46,12 @@ public enum XMLTVTime {
         return CivilTime.epochSeconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second) - offset
     }
 
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         epochSeconds(bytes).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// `20261025003000 +0000`: always UTC, always with seconds.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         var out = [UInt8]()
         out.reserveCapacity(20)
         append(date, to: &out)

@@ -5,10 +5,10 @@ import GuideCore
 /// Writes channels and programmes as XMLTV that `tv_validate_file` accepts: elements in the DTD's
 /// order, times in UTC, channels sorted by id and programmes by channel then start, so that the
 /// same guide always gives the same bytes. libxml2's xmlTextWriter does the escaping.
-public enum XMLTVWriter {
+package enum XMLTVWriter {
     /// The bytes of an XMLTV document; `info` becomes the `<tv>` element's attributes. Channels
     /// without programmes are left out unless `everyChannel` (a grabber's `--list-channels`).
-    public static func write(channels: [Channel], programmes: [Programme],
+    package static func write(channels: [Channel], programmes: [Programme],
                              info: XMLTVInfo = XMLTVInfo(generatorInfoName: "tvguide"), everyChannel: Bool = false) throws -> Data {
         _ = LibXML2.initialised
         let out = try TextWriter()
@@ -38,7 +38,7 @@ public enum XMLTVWriter {
     /// What `write` leaves out or cannot make valid for `tv_validate_file`, in words for a report;
     /// empty when the export is valid as it is. `emptyChannels: false` leaves out the note on
     /// channels without programmes, for a report that already names them.
-    public static func validityNotes(channels: [Channel], programmes: [Programme], emptyChannels: Bool = true) -> [String] {
+    package static func validityNotes(channels: [Channel], programmes: [Programme], emptyChannels: Bool = true) -> [String] {
         var notes: [String] = []
         // By index: a closure over each programme would copy all its fields (a guide's worth of retains).
         var untitled = 0

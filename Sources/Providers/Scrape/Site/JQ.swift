@@ -23,23 +23,23 @@ import GuideCore
 /// instructions, so `def f: f; f` stops too), at most `limits.outputs` results are taken, and
 /// the input is bounded by the transport's body limit. Memory follows from time: jq allocates at
 /// most a few hundred MB a second (docs/sources.md gives the figure measured).
-public final class JQFilter: @unchecked Sendable {
+package final class JQFilter: @unchecked Sendable {
     // @unchecked: `idle` is only touched under `lock`; a jq state is used by one thread at a time.
-    public struct Limits: Sendable, Hashable {
-        public var time: Duration
-        public var outputs: Int
+    package struct Limits: Sendable, Hashable {
+        package var time: Duration
+        package var outputs: Int
 
-        public init(time: Duration = .seconds(2), outputs: Int = 200_000) {
+        package init(time: Duration = .seconds(2), outputs: Int = 200_000) {
             self.time = time
             self.outputs = outputs
         }
     }
 
     /// The filter as written in the recipe.
-    public let source: String
+    package let source: String
     /// The variables it may use, in the order they are bound (`channel`, `date`, …).
-    public let variables: [String]
-    public let limits: Limits
+    package let variables: [String]
+    package let limits: Limits
     private let program: String
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
@@ -64,7 +64,7 @@ public final class JQFilter: @unchecked Sendable {
 
     /// Checks the filter and compiles it once; a syntax error or a forbidden name is a `JQError`
     /// whose message quotes jq's.
-    public init(_ source: String, variables: [String], limits: Limits = Limits()) throws(JQError) {
+    package init(_ source: String, variables: [String], limits: Limits = Limits()) throws(JQError) {
         self.source = source
         self.variables = variables
         self.limits = limits
@@ -94,7 +94,7 @@ public final class JQFilter: @unchecked Sendable {
 
     /// Runs the filter on `input` with `values` for its variables (missing ones are null), and
     /// returns every result it gives.
-    public func run(_ input: JQInput, _ values: [String: JQInput] = [:]) throws(JQError) -> [JSONValue] {
+    package func run(_ input: JQInput, _ values: [String: JQInput] = [:]) throws(JQError) -> [JSONValue] {
         Self.serial.lock()
         defer { Self.serial.unlock() }
         let state = try take()
@@ -359,7 +359,7 @@ public final class JQFilter: @unchecked Sendable {
 /// What a filter reads: JSON bytes (parsed by libjq itself, the fast path for responses), a
 /// value tvguide made, or one converted once for many runs (a page's `$details`, read by the
 /// programme filter of each of its items).
-public enum JQInput: Sendable {
+package enum JQInput: Sendable {
     case json(Data)
     case value(JSONValue)
     case prepared(JQPrepared)
@@ -382,11 +382,11 @@ public enum JQInput: Sendable {
 }
 
 /// A value converted to libjq's form once; each run takes a reference (`jv_copy`), not a copy.
-public final class JQPrepared: @unchecked Sendable {
+package final class JQPrepared: @unchecked Sendable {
     // @unchecked: `value` is never changed, and libjq touches it only under `JQFilter.serial`.
     fileprivate let value: jv
 
-    public init(_ input: JQInput) {
+    package init(_ input: JQInput) {
         JQFilter.serial.lock()
         defer { JQFilter.serial.unlock() }
         value = input.jv()
@@ -400,7 +400,7 @@ public final class JQPrepared: @unchecked Sendable {
 }
 
 /// Why a filter cannot run, or stopped.
-public enum JQError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum JQError: Error, Sendable, Hashable, CustomStringConvertible {
     case syntax(String)
     case forbidden(name: String)
     case input(String)
@@ -408,7 +408,7 @@ public enum JQError: Error, Sendable, Hashable, CustomStringConvertible {
     case timeLimit(Duration)
     case tooManyResults(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .syntax(let message): "jq: \(message)"
         case .forbidden(let name):
@@ -494,7 +494,7 @@ extension JSONValue {
     }
 
     /// Parses JSON text with libjq's parser; nil when it is not JSON.
-    public init?(json data: Data) {
+    package init?(json data: Data) {
         JQFilter.serial.lock()
         defer { JQFilter.serial.unlock() }
         let parsed = JQInput.json(data).jv()

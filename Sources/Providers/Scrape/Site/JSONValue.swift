@@ -3,7 +3,7 @@ import Foundation
 /// A JSON value as recipes produce and read it: jq's results, the fields an HTML item gives, the
 /// programmes a site test expects. Objects are unordered; `jsonText` sorts their keys, so the same
 /// value always prints the same bytes.
-public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
+package enum JSONValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,33 +11,33 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { fields[key] } else { nil }
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let text) = self { text } else { nil }
     }
 
-    public var isObject: Bool {
+    package var isObject: Bool {
         if case .object = self { true } else { false }
     }
 
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { true } else { false }
     }
 
     /// One line of JSON with sorted keys.
-    public var jsonText: String {
+    package var jsonText: String {
         var out = ""
         write(into: &out)
         return out
     }
 
-    public var description: String { jsonText }
+    package var description: String { jsonText }
 
     /// The kind, for messages: "a string", "an object".
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

@@ -10,14 +10,14 @@ import GuideCore
 /// the `programme` filter. A day that fails (a 404, a changed layout) is reported and the other
 /// days are kept, so the chain fills only that gap from the next provider; a channel all of
 /// whose days fail, or whose items query matched nothing on any page, fails as a whole.
-public struct SiteGuideProvider: GuideProvider {
+package struct SiteGuideProvider: GuideProvider {
     /// The most days one schedule fetches; a longer window (`shift_weeks: auto`) is refused.
-    public static let maximumDays = 62
+    package static let maximumDays = 62
     /// A start this far from the page's day was misread (milliseconds read as seconds, a wrong format).
     static let plausibleDistance: TimeInterval = 20 * 365 * 86_400
 
-    public let id: String
-    public let recipe: SiteRecipe
+    package let id: String
+    package let recipe: SiteRecipe
     private let channelList: [Channel]
     private let transport: any HTTPTransport
     /// The run's day in the recipe's zone, which `{days_ahead}` counts from.
@@ -28,7 +28,7 @@ public struct SiteGuideProvider: GuideProvider {
     /// - Parameters:
     ///   - channels: the channels to serve, each under its site id.
     ///   - now: the run's clock; `today` (a site test's) replaces its day.
-    public init(id: String, recipe: SiteRecipe, channels: [Channel], transport: any HTTPTransport, now: Date = Date(), today: Day? = nil) {
+    package init(id: String, recipe: SiteRecipe, channels: [Channel], transport: any HTTPTransport, now: Date = Date(), today: Day? = nil) {
         self.id = id
         self.today = today ?? Day(now, in: recipe.timezone)
         self.recipe = recipe
@@ -36,11 +36,11 @@ public struct SiteGuideProvider: GuideProvider {
         self.transport = transport
     }
 
-    public func channels() async throws -> [Channel] {
+    package func channels() async throws -> [Channel] {
         channelList
     }
 
-    public func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
+    package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let days = try days(in: window)
         let outcomes = await withTaskGroup(of: (Int, Result<DayResult, any Error>).self) { group in
             for (index, day) in days.enumerated() {
@@ -90,7 +90,7 @@ public struct SiteGuideProvider: GuideProvider {
     }
 
     /// Pages, items and programmes read, and the days that failed.
-    public func reportNotes() async -> [String] {
+    package func reportNotes() async -> [String] {
         await tally.notes
     }
 
@@ -112,17 +112,17 @@ public struct SiteGuideProvider: GuideProvider {
 
     // MARK: - One channel's day
 
-    public struct DayResult: Sendable {
+    package struct DayResult: Sendable {
         /// In the order the site lists them, not clipped to any window.
-        public var programmes: [Programme]
+        package var programmes: [Programme]
         /// Items the items query gave, before mapping.
-        public var items: Int
+        package var items: Int
         /// The requests made, in order (the first is the main request).
-        public var urls: [URL]
+        package var urls: [URL]
     }
 
     /// One channel's page(s) for `day`, read and mapped: what a site test checks.
-    public func read(channel: ChannelRef, day: Day) async throws -> DayResult {
+    package func read(channel: ChannelRef, day: Day) async throws -> DayResult {
         var values = templateValues(channel: channel, day: day)
         var urls: [URL] = []
         if let session = recipe.session {

@@ -146,9 +146,9 @@ enum SitePage {
 }
 
 /// Checks recipes' XPath when they are read.
-public enum SiteXPath {
+package enum SiteXPath {
     /// True when libxml2 compiles `expression` as XPath 1.0.
-    public static func isValid(_ expression: String) -> Bool {
+    package static func isValid(_ expression: String) -> Bool {
         _ = LibXML2.initialised
         guard let compiled = xmlXPathCompile(expression) else { return false }
         xmlXPathFreeCompExpr(compiled)

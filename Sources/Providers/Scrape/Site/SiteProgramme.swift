@@ -262,7 +262,7 @@ extension Programme {
     /// The programme in a recipe's own vocabulary (the keys `SiteProgrammeReader` reads), times in
     /// UTC: what a site test compares with its expected programmes, and what `sources test
     /// --format json` prints.
-    public var recipeObject: JSONValue {
+    package var recipeObject: JSONValue {
         var fields: [String: JSONValue] = [
             "start": .string(ISOTime.format(start)),
             "title": .string(title),

@@ -5,13 +5,13 @@ import GuideCore
 /// `site.yaml`): which requests to make for a channel and day, how to find the items in each
 /// answer (jq for JSON, XPath for HTML and XML) and how an item becomes a programme (jq). The
 /// reference is docs/sources.md; every part is checked when the recipe is read.
-public struct SiteRecipe: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
+package struct SiteRecipe: Sendable {
+    package enum Format: String, Sendable, CaseIterable {
         case json, html, xml
     }
 
     /// Where a detail request's answer is used.
-    public enum Scope: String, Sendable, CaseIterable {
+    package enum Scope: String, Sendable, CaseIterable {
         /// Once per channel (and shared by its days): `$details.NAME`.
         case channel
         /// Once per channel and day: `$details.NAME`.
@@ -21,16 +21,16 @@ public struct SiteRecipe: Sendable {
     }
 
     /// An extra request whose answer the filters read.
-    public struct Detail: Sendable {
-        public var name: String
-        public var request: SiteRequest
-        public var scope: Scope
+    package struct Detail: Sendable {
+        package var name: String
+        package var request: SiteRequest
+        package var scope: Scope
         /// For `programme` scope: a jq filter on the item giving the `{key}` of the request URL.
-        public var key: JQFilter?
+        package var key: JQFilter?
         /// An answer that fails (404, not JSON) is null instead of failing the day.
-        public var optional: Bool
+        package var optional: Bool
 
-        public init(name: String, request: SiteRequest, scope: Scope, key: JQFilter? = nil, optional: Bool = true) {
+        package init(name: String, request: SiteRequest, scope: Scope, key: JQFilter? = nil, optional: Bool = true) {
             self.name = name
             self.request = request
             self.scope = scope
@@ -45,12 +45,12 @@ public struct SiteRecipe: Sendable {
     /// With `table`, the items are the rows of the table it selects, laid out as a browser shows
     /// them (a cell with `rowspan` or `colspan` fills every slot it covers): `{"row": n (from 0),
     /// "rows": how many, "cells": [texts], "header": [the first row's texts]}`.
-    public struct PageItems: Sendable {
-        public var xpath: String
-        public var fields: [(name: String, xpath: String)]
-        public var isTable: Bool
+    package struct PageItems: Sendable {
+        package var xpath: String
+        package var fields: [(name: String, xpath: String)]
+        package var isTable: Bool
 
-        public init(xpath: String, fields: [(name: String, xpath: String)], isTable: Bool = false) {
+        package init(xpath: String, fields: [(name: String, xpath: String)], isTable: Bool = false) {
             self.xpath = xpath
             self.fields = fields
             self.isTable = isTable
@@ -59,55 +59,55 @@ public struct SiteRecipe: Sendable {
 
     /// A first request, made once per run, whose answer gives a value (a token, a cookie) that
     /// the other requests use as `{session}`.
-    public struct Session: Sendable {
-        public var request: SiteRequest
+    package struct Session: Sendable {
+        package var request: SiteRequest
         /// A jq filter on the JSON answer giving the value (a text).
-        public var value: JQFilter
+        package var value: JQFilter
 
-        public init(request: SiteRequest, value: JQFilter) {
+        package init(request: SiteRequest, value: JQFilter) {
             self.request = request
             self.value = value
         }
     }
 
-    public enum Items: Sendable {
+    package enum Items: Sendable {
         /// A jq filter on the (JSON) answer giving each item.
         case jq(JQFilter)
         /// XPath on an HTML or XML page.
         case page(PageItems)
     }
 
-    public var site: String
-    public var format: Format
-    public var request: SiteRequest
+    package var site: String
+    package var format: Format
+    package var request: SiteRequest
     /// Requests the whole day's pages need (a time slice, a page number): the main request is
     /// made once per value, `{page}` taking each in turn.
-    public var pages: [String]
-    public var session: Session?
-    public var details: [Detail]
-    public var items: Items
+    package var pages: [String]
+    package var session: Session?
+    package var details: [Detail]
+    package var items: Items
     /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
-    public var programme: JQFilter?
+    package var programme: JQFilter?
     /// `items | programme` as one filter, for JSON answers whose programmes need no detail of
     /// their own: one jq run per answer instead of one per item, and no item converted out of
     /// libjq and back. Set by `pipelined()`.
-    public private(set) var pipeline: JQFilter?
-    public var times: SiteTimeFormat
-    public var timezone: TimeZone
+    package private(set) var pipeline: JQFilter?
+    package var times: SiteTimeFormat
+    package var timezone: TimeZone
     /// Names for the parts of a composite site id (`Sydney#ABC1` → `region`, `id`): `{channel.region}`.
-    public var channelParts: [String]
+    package var channelParts: [String]
     /// A stop for a programme that has neither a stop nor a next programme to take one from.
-    public var defaultLength: TimeInterval?
+    package var defaultLength: TimeInterval?
     /// Days the site lists from today on; days after it are not asked for.
-    public var days: Int?
+    package var days: Int?
     /// The page's encoding when neither the header nor the page says (HTML).
-    public var encoding: PageEncoding?
+    package var encoding: PageEncoding?
     /// What relative image and page URLs resolve against; nil: the answer's own URL.
-    public var baseURL: URL?
+    package var baseURL: URL?
     /// The days' names for `{date:EEEE}`, Monday first; nil: English.
-    public var dayNames: [String]?
+    package var dayNames: [String]?
 
-    public init(
+    package init(
         site: String, format: Format, request: SiteRequest, pages: [String] = [], session: Session? = nil, details: [Detail] = [], items: Items,
         programme: JQFilter?, times: SiteTimeFormat = .iso8601, timezone: TimeZone, channelParts: [String] = [],
         defaultLength: TimeInterval? = nil, days: Int? = nil, encoding: PageEncoding? = nil, baseURL: URL? = nil,
@@ -132,7 +132,7 @@ public struct SiteRecipe: Sendable {
     }
 
     /// The recipe with its `pipeline`, when it can have one.
-    public func pipelined() throws(JQError) -> SiteRecipe {
+    package func pipelined() throws(JQError) -> SiteRecipe {
         guard case .jq(let items) = items, format == .json, !details.contains(where: { $0.scope == .programme }) else { return self }
         var copy = self
         copy.pipeline = try JQFilter("(\n" + items.source + "\n) | (\n" + (programme?.source ?? ".") + "\n)", variables: Self.variables)
@@ -141,12 +141,12 @@ public struct SiteRecipe: Sendable {
 
     /// The variables a filter reads (docs/sources.md): `$channel`, `$date`, `$details`, `$detail`
     /// (programme scope), `$page`, `$url`.
-    public static let variables = ["channel", "date", "details", "detail", "page", "url"]
+    package static let variables = ["channel", "date", "details", "detail", "page", "url"]
 
     /// True when each day needs reading on its own: its request differs from one day to the
     /// next, or one answer lists several days and the filters pick the day with `$date`. Else
     /// the one answer is read once, not once per day.
-    public var readsEachDay: Bool {
+    package var readsEachDay: Bool {
         if request.usesDate { return true }
         var texts = [programme?.source ?? ""]
         switch items {
@@ -158,20 +158,20 @@ public struct SiteRecipe: Sendable {
 }
 
 /// A request as a recipe writes it: a URL template, a method, headers and a body, all templates.
-public struct SiteRequest: Sendable {
-    public var url: SiteTemplate
-    public var method: String
-    public var headers: [(name: String, value: SiteTemplate)]
-    public var body: SiteTemplate?
+package struct SiteRequest: Sendable {
+    package var url: SiteTemplate
+    package var method: String
+    package var headers: [(name: String, value: SiteTemplate)]
+    package var body: SiteTemplate?
 
-    public init(url: SiteTemplate, method: String = "GET", headers: [(name: String, value: SiteTemplate)] = [], body: SiteTemplate? = nil) {
+    package init(url: SiteTemplate, method: String = "GET", headers: [(name: String, value: SiteTemplate)] = [], body: SiteTemplate? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
     }
 
-    public var templates: [SiteTemplate] { [url] + headers.map(\.value) + (body.map { [$0] } ?? []) }
-    public var usesDate: Bool { templates.contains(where: \.usesDate) }
-    public var usesChannel: Bool { templates.contains(where: \.usesChannel) }
+    package var templates: [SiteTemplate] { [url] + headers.map(\.value) + (body.map { [$0] } ?? []) }
+    package var usesDate: Bool { templates.contains(where: \.usesDate) }
+    package var usesChannel: Bool { templates.contains(where: \.usesChannel) }
 }

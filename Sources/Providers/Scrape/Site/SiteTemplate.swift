@@ -17,7 +17,7 @@ import GuideCore
 /// `{{` and `}}` write a literal brace (a JSON body: `{{"channel": "{channel}"}}`). In a URL
 /// every value is percent-encoded as one path segment or query value; in a header or a body it
 /// is written as is. A template is checked when read, with the position of a fault.
-public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
+package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case literal(String)
         case channel(part: String?)
@@ -48,21 +48,21 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What fills a template in.
-    public struct Values: Sendable {
-        public var channel: String
-        public var channelParts: [String: String]
-        public var day: Day
-        public var zone: TimeZone
-        public var page: String?
-        public var key: String?
-        public var session: String?
-        public var sessionFields: [String: String]
+    package struct Values: Sendable {
+        package var channel: String
+        package var channelParts: [String: String]
+        package var day: Day
+        package var zone: TimeZone
+        package var page: String?
+        package var key: String?
+        package var session: String?
+        package var sessionFields: [String: String]
         /// Monday first; nil: English.
-        public var dayNames: [String]?
+        package var dayNames: [String]?
         /// The run's day, for `{days_ahead}`.
-        public var today: Day?
+        package var today: Day?
 
-        public init(
+        package init(
             channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil,
             session: String? = nil, sessionFields: [String: String] = [:], dayNames: [String]? = nil, today: Day? = nil
         ) {
@@ -79,7 +79,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public let description: String
+    package let description: String
     let parts: [Part]
     /// Each placeholder as written (`date:yyyy-MM-dd`) and the position of its `{`, in the
     /// order of `parts`' placeholders, for messages about them.
@@ -90,19 +90,19 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         var position: Int
     }
 
-    public init(_ text: String, channelParts: [String] = []) throws(SiteTemplateError) {
+    package init(_ text: String, channelParts: [String] = []) throws(SiteTemplateError) {
         description = text
         (parts, placeholders) = try Self.parse(Array(text), channelParts: channelParts)
     }
 
-    public var usesDate: Bool { parts.contains { if case .date = $0 { true } else { false } } }
-    public var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
-    public var usesPage: Bool { parts.contains(.page) }
-    public var usesKey: Bool { parts.contains(.key) }
-    public var usesSession: Bool { parts.contains { if case .session = $0 { true } else if case .sessionField = $0 { true } else { false } } }
+    package var usesDate: Bool { parts.contains { if case .date = $0 { true } else { false } } }
+    package var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
+    package var usesPage: Bool { parts.contains(.page) }
+    package var usesKey: Bool { parts.contains(.key) }
+    package var usesSession: Bool { parts.contains { if case .session = $0 { true } else if case .sessionField = $0 { true } else { false } } }
 
     /// The text for `values`; `escaping` percent-encodes each value (URLs).
-    public func render(_ values: Values, escaping: Bool) -> String {
+    package func render(_ values: Values, escaping: Bool) -> String {
         var out = ""
         func value(_ text: String) {
             out += escaping ? QueryEncoding.escape(text) : text
@@ -270,7 +270,7 @@ public struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a template was refused. Positions count characters from 1.
-public enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownPlaceholder(name: String, position: Int)
     case unknownChannelPart(String, position: Int, known: [String])
     case unknownDatePattern(pattern: String, position: Int)
@@ -278,7 +278,7 @@ public enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertibl
     case unclosedBrace(position: Int)
     case strayClosingBrace(position: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
             "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {session}, {session.NAME}, {days_ahead})"

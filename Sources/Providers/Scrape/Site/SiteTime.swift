@@ -2,7 +2,7 @@ import Foundation
 import GuideCore
 
 /// How a site writes `start` and `stop` (`time_format` in a recipe).
-public enum SiteTimeFormat: Sendable, Hashable, CustomStringConvertible {
+package enum SiteTimeFormat: Sendable, Hashable, CustomStringConvertible {
     /// `2026-10-25T21:30:00+01:00`, `Z`, `+0100`, a space for `T`, no seconds, fractions; without
     /// an offset, wall-clock time in the recipe's zone.
     case iso8601
@@ -14,7 +14,7 @@ public enum SiteTimeFormat: Sendable, Hashable, CustomStringConvertible {
     /// offset. Without a day (`HH:mm`), times are on the page's day, in airing order.
     case pattern(SiteTimePattern)
 
-    public init(_ text: String) throws(SiteTimePatternError) {
+    package init(_ text: String) throws(SiteTimePatternError) {
         switch text {
         case "iso8601": self = .iso8601
         case "unix": self = .unix
@@ -23,7 +23,7 @@ public enum SiteTimeFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .iso8601: "iso8601"
         case .unix: "unix"
@@ -38,17 +38,17 @@ public enum SiteTimeFormat: Sendable, Hashable, CustomStringConvertible {
 /// seconds, `Z` an offset (`Z`, `+01:00`, `+0100`, `+01`). A number field reads one digit or up
 /// to its letters' count (`HH` reads `6` and `06`); a space matches any run of spaces; `:` and
 /// `.` match each other; anything else is a literal that must be there.
-public struct SiteTimePattern: Sendable, Hashable {
+package struct SiteTimePattern: Sendable, Hashable {
     enum Piece: Sendable, Hashable {
         case year4, year2, month, day, hour24, hour12, minute, second, ampm, offset
         case space
         case literal(Character)
     }
 
-    public let text: String
+    package let text: String
     let pieces: [Piece]
 
-    public init(_ text: String) throws(SiteTimePatternError) {
+    package init(_ text: String) throws(SiteTimePatternError) {
         self.text = text
         let characters = Array(text)
         var pieces: [Piece] = []
@@ -82,7 +82,7 @@ public struct SiteTimePattern: Sendable, Hashable {
     }
 
     /// True when the pattern names the day (else the page's day is meant).
-    public var hasDay: Bool { pieces.contains(.day) }
+    package var hasDay: Bool { pieces.contains(.day) }
 
     struct Reading {
         var year: Int?
@@ -158,12 +158,12 @@ public struct SiteTimePattern: Sendable, Hashable {
     }
 }
 
-public struct SiteTimePatternError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var pattern: String
-    public var run: String
-    public var position: Int
+package struct SiteTimePatternError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var pattern: String
+    package var run: String
+    package var position: Int
 
-    public var description: String {
+    package var description: String {
         if run.isEmpty {
             return "time_format '\(pattern)' has no hour (H or h): use iso8601, unix, unix_ms or a pattern such as yyyy-MM-dd HH:mm"
         }
