@@ -96,39 +96,3 @@ package struct AudienceUpdate: Sendable {
     /// For `RunReport.audience`.
     package var report: AudienceReport
 }
-
-extension Day {
-    /// The day `days` later (earlier when negative).
-    package func adding(days: Int) -> Day {
-        let c = CivilTime.components(epochSeconds: (CivilTime.daysFromCivil(year: year, month: month, day: self.day) + days) * 86_400)
-        return Day(year: c.year, month: c.month, day: c.day)
-    }
-
-    /// Whole days from `other` to this day.
-    package func days(since other: Day) -> Int {
-        CivilTime.daysFromCivil(year: year, month: month, day: day) - CivilTime.daysFromCivil(year: other.year, month: other.month, day: other.day)
-    }
-
-    /// The day on the calendar of `timeZone` at `date`: what "today" is for a run at `date`.
-    package init(_ date: Date, in timeZone: TimeZone) {
-        let c = CivilTime.components(of: date, in: timeZone)
-        self.init(year: c.year, month: c.month, day: c.day)
-    }
-
-    /// `minutes` after midnight of this day on the clock of `timeZone`; 1,440 or more falls on the
-    /// next day. In the hour a clock skips, the offset before the change applies.
-    package func instant(atMinute minutes: Int, in timeZone: TimeZone) -> Date {
-        CivilTime.instant(wallClock: CivilTime.epochSeconds(year: year, month: month, day: day) + minutes * 60, in: timeZone)
-    }
-
-    /// From midnight to midnight in `timeZone`: 23 or 25 hours on the days the clocks change.
-    package func interval(in timeZone: TimeZone) -> DateInterval {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        func midnight(_ day: Day) -> Date {
-            calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
-                ?? Date(timeIntervalSince1970: TimeInterval(CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)))
-        }
-        return DateInterval(start: midnight(self), end: midnight(adding(days: 1)))
-    }
-}
