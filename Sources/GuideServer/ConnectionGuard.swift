@@ -8,8 +8,9 @@ import NIOHTTP1
 ///
 /// It sits right after NIO's HTTP/1 decoder, in front of the fast lane and Hummingbird, so every
 /// request passes it whoever answers it. A refused request goes no further: the guard answers it
-/// with a JSON error itself (after the answers still owed to earlier requests, keeping their
-/// order) and closes the connection. A request that asks to close (`Connection: close`, HTTP/1.0
+/// itself, with the error the router would give its path (the web guide's HTML page or the API's
+/// JSON, `RefusalBody`), after the answers still owed to earlier requests, keeping their order,
+/// and closes the connection. A request that asks to close (`Connection: close`, HTTP/1.0
 /// without keep-alive) is the last one handed on: its answer says `Connection: close` and the
 /// connection closes after it. `ByteWatch`, in front of the decoder, tells it when a request
 /// starts arriving, which the decoder does not say until the head is whole.
@@ -26,7 +27,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundOut = ByteBuffer
 
         private let connection: ConnectionGuard
-        private var versions = MinorVersionScan()
 
         init(_ connection: ConnectionGuard) {
             self.connection = connection
@@ -34,8 +34,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var bytes = unwrapInboundIn(data)
-            let rewritten = versions.rewrite(&bytes)
-            connection.bytesArrived(requestLine: versions.sawRequestLine)
+            let rewritten = connection.bytesArrived(&bytes)
             if rewritten {
                 context.fireChannelRead(wrapInboundOut(bytes))
             } else {
@@ -51,6 +50,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var headersOnly: Bool
         /// `Allow` for a 405, and the CORS fields the server's other errors carry.
         var fields: [(name: String, value: String)]
+        /// The request's target and `Accept` values, as far as they arrived: whether the answer
+        /// is an HTML page or JSON (`RefusalBody`).
+        var target: Substring?
+        var accept: [String] = []
     }
 
     /// What the answer to a request handed on says about the connection (RFC 9112 §9.3).
@@ -68,6 +71,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let serverName: String
     /// The CORS configuration, nil when CORS is off: refusals carry what other errors carry.
     private let crossOrigin: CrossOrigin?
+    /// Words refusals as the web guide's HTML error page or the API's JSON error.
+    private let refusalBody: RefusalBody
+    /// Request lines in the bytes arriving, before NIO's parser reads them (`MinorVersionScan`).
+    private var requestLines = MinorVersionScan()
+    /// `requestLines.target` is the target of the request now arriving: its request line came
+    /// whole and its head has not been handed on.
+    private var targetArrived = false
     private var context: ChannelHandlerContext?
     /// NIO's request decoder in front of this guard, replaced after a request asking to upgrade.
     private var decoder: ByteToMessageHandler<HTTPRequestDecoder>
@@ -100,11 +110,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var timerDeadline: NIODeadline?
 
     init(limits: ServerLimits, metrics: ServerMetrics, serverName: String, crossOrigin: CrossOrigin?,
-         decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+         refusalBody: RefusalBody, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
         self.limits = limits
         self.metrics = metrics
         self.serverName = serverName
         self.crossOrigin = crossOrigin
+        self.refusalBody = refusalBody
         self.decoder = decoder
     }
 
@@ -139,8 +150,17 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         armTimer()
     }
 
-    fileprivate func bytesArrived(requestLine: Bool) {
-        requestLineArrived = requestLine
+    /// Scans `bytes` for request lines, rewriting a higher minor version (true when it did), and
+    /// notes that a request is arriving.
+    fileprivate func bytesArrived(_ bytes: inout ByteBuffer) -> Bool {
+        let rewritten = requestLines.rewrite(&bytes)
+        requestLineArrived = requestLines.sawRequestLine
+        if requestLineArrived { targetArrived = true }
+        noteArrival()
+        return rewritten
+    }
+
+    private func noteArrival() {
         if !receivingBody { partialHead = true }
         guard requestStarted == nil, refusal == nil, !readingDone else { return }
         requestStarted = .now()
@@ -155,6 +175,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             partialHead = false
+            targetArrived = false
             if var refused = check(head) {
                 refused.fields += corsFields(for: head)
                 refuse(refused)
@@ -297,7 +318,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The refusal of `head`, or nil when it is within the limits and a request HTTP/1.1 allows.
     private func check(_ head: HTTPRequestHead) -> Refusal? {
         func refused(_ status: HTTPResponseStatus, _ message: String, _ fields: [(name: String, value: String)] = []) -> Refusal {
-            Refusal(status: status, message: message, headersOnly: head.method == .HEAD, fields: fields)
+            Refusal(status: status, message: message, headersOnly: head.method == .HEAD, fields: fields,
+                    target: head.uri[...], accept: head.headers["accept"])
         }
         let uriBytes = head.uri.utf8.count
         if uriBytes > limits.uriBytes {
@@ -399,8 +421,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Refuses the request now arriving: answers it once the earlier ones are answered, then
     /// closes the connection.
+    /// Refuses a request whose head the parser did not hand on (too large, malformed, not whole in
+    /// time): its request line, when it came whole, gives the target; its fields are not known.
     private func refuse(_ status: HTTPResponseStatus, _ message: String, fields: [(name: String, value: String)]) {
-        refuse(Refusal(status: status, message: message, headersOnly: false, fields: fields))
+        let target = targetArrived ? Substring(decoding: requestLines.target, as: UTF8.self) : nil
+        refuse(Refusal(status: status, message: message, headersOnly: false, fields: fields, target: target))
     }
 
     private func refuse(_ refused: Refusal) {
@@ -413,18 +438,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func sendRefusal() {
         guard let context, let refusal, lingeringSince == nil else { return }
-        let body = APIError.json(status: Int(refusal.status.code), message: refusal.message)
+        let body = refusalBody.answer(refusal.status, refusal.message, target: refusal.target, accept: refusal.accept)
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Content-Type", value: body.contentType)
+        headers.add(name: "Content-Length", value: String(body.bytes.count))
         headers.add(name: "Cache-Control", value: "no-store")
-        for field in refusal.fields { headers.add(name: field.name, value: field.value) }
+        for field in body.fields + refusal.fields { headers.add(name: field.name, value: field.value) }
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Date", value: HTTPDate.format(epochSeconds: Int(Date().timeIntervalSince1970)))
         headers.add(name: "Server", value: serverName)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: refusal.status, headers: headers))), promise: nil)
         if !refusal.headersOnly {
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body.bytes)))), promise: nil)
         }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)

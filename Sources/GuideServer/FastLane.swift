@@ -81,6 +81,8 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
     let http1: HTTP1Channel
     let serving: ServingContext
     let serverName: String
+    /// Which refusals are HTML pages: the rule of the router's `WebErrorMiddleware`.
+    let webErrors: WebErrorRule?
 
     func setup(channel: any NIOCore.Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         http1.setup(channel: channel, logger: logger).flatMapThrowing { value in
@@ -94,7 +96,9 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
             operations.removeHandler(original, promise: nil)
             let corsOrigins = serving.settings.corsOrigins
             let connectionGuard = ConnectionGuard(limits: serving.settings.limits, metrics: serving.metrics, serverName: serverName,
-                                                  crossOrigin: corsOrigins.isEmpty ? nil : CrossOrigin(corsOrigins), decoder: decoder)
+                                                  crossOrigin: corsOrigins.isEmpty ? nil : CrossOrigin(corsOrigins),
+                                                  refusalBody: RefusalBody(rule: webErrors, clock: { [serving] in serving.now }),
+                                                  decoder: decoder)
             try operations.addHandler(ConnectionGuard.ByteWatch(connectionGuard), position: .first)
             try operations.addHandler(connectionGuard, position: .before(codec.handler))
             try operations.addHandler(FastLaneHandler(serving: serving, serverName: serverName), position: .before(codec.handler))
@@ -108,10 +112,10 @@ struct FastLaneHTTP1Channel: ServerChildChannel {
 }
 
 extension HTTPServerBuilder {
-    static func http1WithFastLane(serving: ServingContext, serverName: String) -> HTTPServerBuilder {
+    static func http1WithFastLane(serving: ServingContext, serverName: String, webErrors: WebErrorRule?) -> HTTPServerBuilder {
         // The decoder Hummingbird configures is replaced by `ConnectionGuard.makeDecoder`.
         HTTPServerBuilder { responder in
-            FastLaneHTTP1Channel(http1: HTTP1Channel(responder: responder), serving: serving, serverName: serverName)
+            FastLaneHTTP1Channel(http1: HTTP1Channel(responder: responder), serving: serving, serverName: serverName, webErrors: webErrors)
         }
     }
 }

@@ -40,9 +40,11 @@ package struct GuideServer: Sendable {
         if let refresh = source.refresh, let interval = settings.refreshInterval {
             services.append(GuideRefresher(serving: serving, refresh: refresh, interval: interval))
         }
+        let routes = Self.makeRouter(serving)
         var app = Application(
-            router: Self.makeRouter(serving).router,
-            server: .http1WithFastLane(serving: serving, serverName: Self.serverName),
+            router: routes.router,
+            // Refusals before routing are worded by the router's rule for errors (HTML or JSON).
+            server: .http1WithFastLane(serving: serving, serverName: Self.serverName, webErrors: WebErrorRule(routes: routes)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: Self.serverName),
             services: services,
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

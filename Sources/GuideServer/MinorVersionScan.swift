@@ -26,6 +26,13 @@ struct MinorVersionScan {
     /// what tells a method NIO's parser does not know (`BREW / HTTP/1.1`) from bytes that are
     /// not HTTP at all, which its parser reports alike.
     private(set) var sawRequestLine = false
+    /// The first `targetPrefix` bytes of the target of the last whole request line scanned (up to
+    /// its version digit): the path of a request whose head the parser gives up on (too large,
+    /// malformed), which `ConnectionGuard` answers in the form `WebErrorRule` gives that path.
+    private(set) var target: [UInt8] = []
+    private var pendingTarget: [UInt8] = []
+    /// Enough for a path's first segment, which is all `WebErrorRule` reads.
+    static let targetPrefix = 64
 
     /// Scans the readable bytes of `buffer`, rewriting any higher minor version; false when none
     /// was found (the buffer is then untouched, not even copied).
@@ -53,18 +60,31 @@ struct MinorVersionScan {
         case .lineStart:
             state = byte == UInt8(ascii: "\r") ? .lineStart : (Self.isTokenByte(byte) ? .method : .rest)
         case .method:
-            state = Self.isTokenByte(byte) ? .method : (byte == UInt8(ascii: " ") ? .target(empty: true) : .rest)
+            if Self.isTokenByte(byte) {
+                state = .method
+            } else if byte == UInt8(ascii: " ") {
+                state = .target(empty: true)
+                pendingTarget.removeAll(keepingCapacity: true)
+            } else {
+                state = .rest
+            }
         case .target(let empty):
             if byte == UInt8(ascii: " ") {
                 state = empty ? .rest : .version(0)
+            } else if byte > 0x20 && byte != 0x7F {
+                state = .target(empty: false)
+                if pendingTarget.count < Self.targetPrefix { pendingTarget.append(byte) }
             } else {
-                state = byte > 0x20 && byte != 0x7F ? .target(empty: false) : .rest
+                state = .rest
             }
         case .version(let matched) where matched < Self.prefix.count:
             state = byte == Self.prefix[matched] ? .version(matched + 1) : .rest
         case .version:
             state = .rest
             sawRequestLine = true
+            // A swap, not a copy: each buffer stays uniquely held, so neither is reallocated
+            // for the next request line.
+            swap(&target, &pendingTarget)
             return (UInt8(ascii: "2")...UInt8(ascii: "9")).contains(byte)
         case .rest:
             break

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import NIOHTTP1
 
-/// What one client may ask of the server and how long it may take: past these, a request gets a
-/// JSON error and its connection is closed, or the connection is closed without a word where
+/// What one client may ask of the server and how long it may take: past these, a request gets an
+/// error (JSON, or the web guide's HTML page on its paths: `RefusalBody`) and its connection is closed, or the connection is closed without a word where
 /// there is no request to answer (an idle keep-alive, a client that stopped reading). Each bound
 /// is what keeps a misbehaving client from holding memory or a connection for long; none comes
 /// near what the guide's own pages, feeds and API clients send.

@@ -14,14 +14,31 @@ struct WebErrorRule: Sendable {
     let routes: RouteTable
 
     func answersInHTML(_ request: Request) -> Bool {
-        let segment = Self.firstSegment(request.uri.path)
-        if routes.webPaths.contains(where: { Self.firstSegment($0) == segment }) { return true }
-        if routes.paths.contains(where: { Self.firstSegment(Self.pattern($0)) == segment }) { return false }
-        return request.headers[values: .accept].contains { $0.lowercased().contains("text/html") }
+        answersInHTML(path: request.uri.path[...], accept: request.headers[values: .accept])
+    }
+
+    /// The rule on a path and the `Accept` values: what `ConnectionGuard` has of a request it
+    /// refuses before routing (no `Accept` at all when it refuses a head the parser gave up on).
+    func answersInHTML(path: Substring, accept: some Sequence<String>) -> Bool {
+        let segment = Self.firstSegment(path)
+        if routes.webPaths.contains(where: { Self.firstSegment($0[...]) == segment }) { return true }
+        if routes.paths.contains(where: { Self.firstSegment(Self.pattern($0)[...]) == segment }) { return false }
+        return accept.contains { $0.lowercased().contains("text/html") }
+    }
+
+    /// The path of a request target as it arrives (`/channel/x?tz=…`, or the absolute form
+    /// `http://host/channel/x`), without its query.
+    static func path(ofTarget target: Substring) -> Substring {
+        var rest = target
+        if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...].drop { $0 != "/" && $0 != "?" }
+        }
+        let path = rest.prefix { $0 != "?" && $0 != "#" }
+        return path.isEmpty ? "/" : path
     }
 
     /// `channel` for `/channel/La1.es`, `` for `/`.
-    private static func firstSegment(_ path: String) -> Substring {
+    private static func firstSegment(_ path: Substring) -> Substring {
         path.dropFirst().prefix { $0 != "/" }
     }
 

@@ -1,12 +1,14 @@
 import AsyncHTTPClient
 import Foundation
 @testable import GuideServer
+import HTTPTypes
+import NIOCore
 import NIOHTTP1
 import OpenAPIKit
 import Testing
 
-/// The limits of `ServerLimits` on a real server: each refusal is a JSON error with the status
-/// HTTP has for it, and the connection closes after it. Requests a client library would not send
+/// The limits of `ServerLimits` on a real server: each refusal is an error with the status HTTP
+/// has for it (JSON, or the HTML page on the web guide's paths), and the connection closes after it. Requests a client library would not send
 /// (a body with a GET, a NUL in the target, a head of 100 kB) go over a raw socket.
 @Suite struct HardeningTests {
     static let limits = ServerLimits()
@@ -93,12 +95,88 @@ import Testing
 
     @Test func malformedRequestsGetAJSON400() async throws {
         try await ServerHarness.run { client in
-            for request in ["GET /assets/guide.js\u{0}.map HTTP/1.1\r\nHost: x\r\n\r\n", "NOT HTTP AT ALL\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n"] {
+            // A NUL ends the request line before its version: no target is known, so even under
+            // `/assets/` the answer is JSON. (`GET / …` with a bad header is a web page's: below.)
+            for request in ["GET /assets/guide.js\u{0}.map HTTP/1.1\r\nHost: x\r\n\r\n", "NOT HTTP AT ALL\r\n\r\n", "GET /now HTTP/1.1\r\nBad Header\r\n\r\n"] {
                 let (answer, closed) = try await Self.raw(request, port: client.port)
                 #expect(answer?.status == 400, "\(request.debugDescription)")
                 #expect(try Self.message(answer) == "malformed HTTP request")
                 #expect(closed)
             }
+        }
+    }
+
+    /// The web guide's error page for a refusal, as the router's `WebErrorMiddleware` renders it
+    /// (the harness's clock, the guide's default zone).
+    static func errorPage(_ code: Int, _ reason: String, _ message: String) -> [UInt8] {
+        let page = WebPages.errorPage(HTTPResponse.Status(code: code, reasonPhrase: reason), message,
+                                      zone: WebQuery.defaultZone, now: WebTime.minute(ServerHarness.goldenNow))
+        return Array(page.body.readableBytesView)
+    }
+
+    /// Refusals made before routing are worded as the router words errors on the same path: the
+    /// HTML error page under a web page (whatever the client), and under no route when `Accept`
+    /// asks for HTML; JSON under the API's routes and otherwise. Exact bytes, then the server
+    /// answers a new connection.
+    @Test func refusalsOnWebPagesAreHTMLPages() async throws {
+        let huge = String(repeating: "v", count: Self.limits.headBytes + 1)
+        let big = String(repeating: "v", count: Self.limits.headerBytes)
+        let longTarget = "/channel/La1.es?x=" + String(repeating: "a", count: Self.limits.uriBytes)
+        let headOverflow = "the request head (request line and header fields) is over 65536 bytes or has too many fields"
+        let bodyRefused = "a request body of 100000 bytes, at most 1024 are allowed (every route is a GET)"
+        let cases: [(request: String, statusLine: String, message: String, html: Bool)] = [
+            ("GET \(longTarget) HTTP/1.1\r\nHost: x\r\n\r\n", "HTTP/1.1 414 URI Too Long",
+             "the request target is \(longTarget.utf8.count) bytes, at most 8192 are allowed", true),
+            // The fields' bytes: `Host: x` (1 + 4 + 4) and `X-Big` (5 + the value + 4).
+            ("GET /programme/La1.es@20261021T190000Z HTTP/1.1\r\nHost: x\r\nX-Big: \(big)\r\n\r\n",
+             "HTTP/1.1 431 Request Header Fields Too Large", "the header fields are \(Self.limits.headerBytes + 18) bytes, at most 16384 are allowed", true),
+            // Past what the parser holds: no head is handed on, the request line gives the path.
+            ("GET /channel/La1.es HTTP/1.1\r\nHost: x\r\nX-Huge: \(huge)\r\n\r\n", "HTTP/1.1 431 Request Header Fields Too Large", headOverflow, true),
+            ("GET / HTTP/1.1\r\nBad Header\r\n\r\n", "HTTP/1.1 400 Bad Request", "malformed HTTP request", true),
+            ("GET /nope HTTP/1.1\r\nHost: x\r\nAccept: text/html,application/xhtml+xml\r\nContent-Length: 100000\r\n\r\n",
+             "HTTP/1.1 413 Payload Too Large", bodyRefused, true),
+            ("GET /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", "HTTP/1.1 413 Payload Too Large", bodyRefused, false),
+            ("GET /channels/La1.es/schedule HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nContent-Length: 100000\r\n\r\n",
+             "HTTP/1.1 413 Payload Too Large", bodyRefused, false),
+            ("GET /nope HTTP/1.1\r\nAccept: text/html\r\nX-Huge: \(huge)\r\n\r\n", "HTTP/1.1 431 Request Header Fields Too Large", headOverflow, false),
+        ]
+        try await ServerHarness.run { client in
+            for (request, statusLine, message, html) in cases {
+                let label = String(request.prefix(60))
+                let (answer, closed) = try await Self.raw(request, port: client.port)
+                let refused = try #require(answer, "\(label)")
+                #expect(refused.statusLine == statusLine, "\(label)")
+                #expect(refused.headers["content-length"] == String(refused.body.count), "\(label)")
+                #expect(refused.headers["connection"] == "close", "\(label)")
+                #expect(refused.headers["cache-control"] == "no-store", "\(label)")
+                if html {
+                    let code = refused.status
+                    let reason = String(statusLine.dropFirst("HTTP/1.1 123 ".count))
+                    #expect(refused.headers["content-type"] == "text/html; charset=utf-8", "\(label)")
+                    #expect(refused.headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true, "\(label)")
+                    #expect(refused.body == Self.errorPage(code, reason, message), "\(label)")
+                    #expect(refused.text.hasPrefix("<!doctype html>"), "\(label)")
+                    #expect(refused.text.contains(message), "\(label)")
+                } else {
+                    #expect(refused.headers["content-type"] == "application/json; charset=utf-8", "\(label)")
+                    #expect(refused.text == "{\"error\":{\"message\":\"\(message)\",\"status\":\(refused.status)}}", "\(label)")
+                }
+                #expect(closed, "\(label)")
+                #expect(try await HTTP11Tests.stillAnswers(client.port), "\(label)")
+            }
+        }
+        // A head on a web page that does not come whole in time: the 408 page.
+        var settings = ServerSettings(port: 0)
+        settings.limits.requestTimeout = .milliseconds(600)
+        try await ServerHarness.run(settings: settings) { client in
+            let connection = try await RawConnection.open(port: client.port, greeting: "GET /channel/La1.es HTTP/1.1\r\nHost: x\r\n")
+            let timedOut = try #require(try await connection.waitForAnswers(1, within: .seconds(5)).first)
+            await connection.close()
+            #expect(timedOut.statusLine == "HTTP/1.1 408 Request Timeout")
+            #expect(timedOut.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(timedOut.headers["content-length"] == String(timedOut.body.count))
+            #expect(timedOut.body == Self.errorPage(408, "Request Timeout", "the request was not received within \(settings.limits.requestTimeout)"))
+            #expect(try await HTTP11Tests.stillAnswers(client.port))
         }
     }
 
