@@ -141,10 +141,22 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
         }
     }
 
-    /// Creates the tables once per process, under the commit lock: two processes starting on an
+    /// Creates the tables once per database, under the commit lock: two processes starting on an
     /// empty database would otherwise race on `CREATE TABLE IF NOT EXISTS`, which is not atomic.
+    /// Tables already there are only looked up, without the lock: a replica starting while a
+    /// commit is in flight (or stuck behind a dead builder's lock) must not wait for it.
     func prepareSchema(_ connection: PostgresConnection) async throws {
         guard await !book.schemaReady else { return }
+        var present = false
+        let lookup = "SELECT to_regclass('tvguide_snapshot') IS NOT NULL AND to_regclass('tvguide_latest') IS NOT NULL"
+        for try await row in try await connection.query(PostgresQuery(unsafeSQL: lookup), logger: logger).decode(Bool.self) {
+            present = row
+        }
+        if !present { try await createSchema(connection) }
+        await book.schemaIsReady()
+    }
+
+    private func createSchema(_ connection: PostgresConnection) async throws {
         try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLock))", logger: self.logger)
             try await connection.query("""
@@ -160,7 +172,6 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
                     snapshot_id bigint NOT NULL REFERENCES tvguide_snapshot (id))
                 """, logger: self.logger)
         }
-        await book.schemaIsReady()
     }
 
     func latestID(_ connection: PostgresConnection) async throws -> Int64? {

@@ -8,7 +8,7 @@ import TestSupport
 /// The PostgreSQL store against a real server (a throw-away cluster per test): commits, `keep`,
 /// the builder lock, notifications, and a server restart. No mock: what PostgreSQL does with
 /// transactions, advisory locks and a cut connection is the point.
-@Suite(.enabled(if: PostgresCluster.binaries != nil, "PostgreSQL's initdb and pg_ctl were not found (apt-get install postgresql; .ci/run installs it)"))
+@Suite(.enabled(if: PostgresCluster.binaries != nil, "PostgreSQL's initdb and postgres were not found (apt-get install postgresql; .ci/run installs it)"))
 struct PostgresSnapshotStoreTests {
     @Test func aCommitMovesLatestKeepsTheNewestAndStoresTheFileStoresBytes() async throws {
         try await PostgresCluster.run { cluster in
@@ -39,8 +39,8 @@ struct PostgresSnapshotStoreTests {
             let following = Task { await follower.follow { await events.append($0) } }
             defer { following.cancel() }
             try await events.wait(for: "live") { $0.live > 0 }
-            let committed = ContinuousClock.now
             _ = try await builder.commit(try Self.snapshot(hour: 1))
+            let committed = ContinuousClock.now
             try await events.wait(for: "the commit") { $0.committed == [Self.time(hour: 1)] }
             #expect(ContinuousClock.now - committed < .seconds(2))
             // Its own commit is in service already (the refresh swapped it in): not handed again.

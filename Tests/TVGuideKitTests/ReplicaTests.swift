@@ -8,7 +8,7 @@ import TestSupport
 /// against a throw-away cluster: they converge on every commit, one of them builds at a time, a
 /// builder killed mid-commit leaves `latest` whole, and a restart of PostgreSQL costs nothing
 /// but freshness. Timed (seconds-long deadlines), so `make test` runs it among TIMED_SUITES.
-@Suite(.enabled(if: PostgresCluster.binaries != nil, "PostgreSQL's initdb and pg_ctl were not found (apt-get install postgresql; .ci/run installs it)"))
+@Suite(.enabled(if: PostgresCluster.binaries != nil, "PostgreSQL's initdb and postgres were not found (apt-get install postgresql; .ci/run installs it)"))
 struct ReplicaTests {
     static let first = "2026-10-21T19:00:00Z"
     static let second = "2026-10-21T20:00:00Z"
@@ -16,7 +16,9 @@ struct ReplicaTests {
 
     @Test func threeReplicasAndABuilderConvergeWithinTwoSecondsOfTheCommit() async throws {
         try await PostgresCluster.run { cluster in
-            let deployment = try Deployment(cluster, yaml: try defaultConfig(miguiatv: "http://127.0.0.1:9/"))
+            // One day: the 2 s are the store's to keep, not a debug build's decoding of a week
+            // three times at once on a shared CI machine (bench/replicas.sh times a week in release).
+            let deployment = try Deployment(cluster, yaml: try defaultConfig(miguiatv: "http://127.0.0.1:9/"), window: "{ past: 0d, days: 1 }")
             let seeded = try await deployment.build(now: Self.first)
             #expect(seeded.status == 0, "\(seeded.stderr)")
             var replicas: [ServeProcess] = []
@@ -64,7 +66,8 @@ struct ReplicaTests {
             try await holder.query("SELECT 1 FROM tvguide_latest FOR UPDATE", logger: holder.logger)
             let doomed = try await deployment.serve(["--refresh-interval", "2s", "--now", Self.second])
             try await waitForCommitBlocked(cluster)
-            #expect(try await deployment.stored().all == [Self.first, Self.second], "the doomed snapshot is written, not committed")
+            // Its snapshot is written in its open transaction: no reader sees any of it.
+            #expect(try await deployment.stored().all == [Self.first])
             // Another replica: its turn comes while the doomed one holds the builder lock, and passes.
             let heir = try await deployment.serve(["--refresh-interval", "2s", "--now", Self.third])
             try await heir.wait("a turn skipped") { try await $0.get("/metrics").contains(#"tvguide_refreshes_total{outcome="skipped"}"#) }

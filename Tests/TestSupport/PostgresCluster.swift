@@ -8,13 +8,16 @@ import Darwin
 /// A throw-away PostgreSQL cluster for one test: `initdb` in a temporary folder, the server on a
 /// free port of 127.0.0.1 with its socket in that folder, a superuser `tvguide` whose password
 /// the URL carries (so the store's password handling is exercised), stopped and removed by `run`.
-/// PostgreSQL refuses to run as root: as root (CI, containers) every command runs as `nobody`,
-/// and the folder is handed to that user.
-public final class PostgresCluster: Sendable {
+/// PostgreSQL refuses to run as root: as root (CI, containers) every command runs as `nobody`
+/// (through setpriv), and the folder is handed to that user.
+public final class PostgresCluster: @unchecked Sendable {
+    // @unchecked: `server` is guarded by `lock`; the rest is set once.
     public let folder: URL
     public let port: Int
     public let password: String
     private let binaries: URL
+    private let lock = NSLock()
+    private var server: RunningProcess?
 
     public static let user = "tvguide"
     public static let database = "postgres"
@@ -36,7 +39,7 @@ public final class PostgresCluster: Sendable {
     }()
 
     /// Why PostgreSQL tests are skipped, in the skip message.
-    public static let missing = "PostgreSQL's initdb and pg_ctl were not found (apt-get install postgresql; .ci/run installs it)"
+    public static let missing = "PostgreSQL's initdb and postgres were not found (apt-get install postgresql; .ci/run installs it)"
 
     /// `postgres://tvguide:<password>@127.0.0.1:<port>/postgres`, the password given as `password`
     /// (`${VAR}` in providers.yaml), or as is.
@@ -84,15 +87,34 @@ public final class PostgresCluster: Sendable {
 
     private var data: String { folder.appendingPathComponent("data").path }
 
-    /// Starts the server and waits until it accepts connections.
+    /// Starts the server, a child of this process (not daemonised by pg_ctl: Foundation's
+    /// Process sees a child end only once every descendant has closed a descriptor it inherits,
+    /// so `pg_ctl start`, whose server keeps it, never seemed to end), and waits until it
+    /// accepts connections.
     public func start() async throws {
-        let options = "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        try await command("pg_ctl", ["-D", data, "-o", options, "-l", folder.appendingPathComponent("server.log").path, "-w", "-t", "60", "start"])
+        let postgres = binaries.appendingPathComponent("postgres").path
+        let (path, arguments) = Self.asUnprivileged(postgres, [
+            "-D", data, "-p", String(port), "-k", folder.path, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=200",
+        ])
+        let log = folder.appendingPathComponent("server.log")
+        let process = try RunningProcess(URL(fileURLWithPath: path), arguments, environment: ["LC_ALL": "C"], currentDirectory: folder,
+                                         stdout: log, stderr: log)
+        lock.withLock { server = process }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (try? await command("pg_isready", ["-q", "-h", folder.path, "-p", String(port)])) == nil {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw ClusterError("PostgreSQL did not start:\n\(self.log.suffix(2_000))")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 
-    /// Stops the server at once, as a crash or a failover would: clients see their connections cut.
+    /// Stops the server at once (SIGQUIT, "immediate shutdown"), as a crash or a failover would:
+    /// clients see their connections cut.
     public func stop() async throws {
-        try await command("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
+        guard let process = lock.withLock({ server.take() }) else { return }
+        process.send(SIGQUIT)
+        _ = await process.termination()
     }
 
     /// The server's log, for a failing test's message.
@@ -119,10 +141,12 @@ public final class PostgresCluster: Sendable {
         return result.stdout
     }
 
-    /// As root, `runuser -u nobody -- program …`: PostgreSQL will not run as root.
+    /// As root, `setpriv` to `nobody`, then `program …`: PostgreSQL will not run as root.
+    /// setpriv execs the program in place; runuser forks it under a PAM session, and Foundation's
+    /// Process never saw such a runuser exit (it stayed a zombie and `waitUntilExit` spun).
     private static func asUnprivileged(_ program: String, _ arguments: [String]) -> (String, [String]) {
-        guard geteuid() == 0 else { return (program, arguments) }
-        return ("/usr/sbin/runuser", ["-u", "nobody", "--", program] + arguments)
+        guard geteuid() == 0, let nobody = getpwnam("nobody") else { return (program, arguments) }
+        return ("/usr/bin/setpriv", ["--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "--", program] + arguments)
     }
 
     /// As root, gives `folder` to `nobody`, who runs the server.
