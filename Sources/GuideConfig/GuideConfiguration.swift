@@ -222,6 +222,14 @@ public struct SnapshotSettings: Sendable, Hashable {
     }
 }
 
+/// `dump` and debuggers show the store without its password.
+extension SnapshotSettings: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["directory": directory, "keep": keep, "audienceDays": audienceDays,
+                                "store": store.map(URLRedaction.redacted) as Any])
+    }
+}
+
 /// One channel of the channel map: its canonical id and each provider's own id for it.
 public struct ChannelMapping: Sendable, Hashable {
     /// The canonical id (XMLTV style, `La1.es`).

@@ -52,6 +52,14 @@ final class GuideState: Sendable {
         /// By request target (`/now?tz=Europe/Madrid`): what `FastLaneHandler` may answer with.
         var fastAnswers = BoundedCache<FastAnswer>()
 
+        /// Swaps `index` in whole; the bodies rendered from the old one go with it.
+        mutating func serve(_ index: GuideIndex, at moment: Date, origin: String) {
+            self.index = index
+            forgetResponses()
+            health.loadedAt = moment
+            health.origin = origin
+        }
+
         mutating func forgetResponses() {
             responses = BoundedCache()
             pinned = [:]
@@ -77,10 +85,7 @@ final class GuideState: Sendable {
 
     func replace(with index: GuideIndex, at moment: Date) {
         current.withLockedValue {
-            $0.index = index
-            $0.forgetResponses()
-            $0.health.loadedAt = moment
-            $0.health.origin = "refresh"
+            $0.serve(index, at: moment, origin: "refresh")
             $0.health.lastRefreshAttempt = moment
             $0.health.lastRefreshSuccess = moment
             $0.health.lastRefreshError = nil
@@ -91,10 +96,7 @@ final class GuideState: Sendable {
     /// Serves a snapshot another replica committed to the shared store.
     func follow(_ index: GuideIndex, at moment: Date) {
         current.withLockedValue {
-            $0.index = index
-            $0.forgetResponses()
-            $0.health.loadedAt = moment
-            $0.health.origin = "store"
+            $0.serve(index, at: moment, origin: "store")
             $0.health.store?.followed += 1
         }
     }
