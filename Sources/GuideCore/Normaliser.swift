@@ -72,19 +72,20 @@ public enum Normaliser {
     /// in tv_sort's order and numbered among those sharing their start, and no two share a start
     /// and a stop (they might be duplicates).
     static func isInOrder(_ programmes: [Programme]) -> Bool {
-        var previous: Programme?
+        // By index, reading fields in place: a copy of a programme retains every one of its fields.
         var sameStart = 0
-        for programme in programmes {
-            guard let stop = programme.stop, stop >= programme.start else { return false }
-            sameStart = previous?.start == programme.start ? sameStart + 1 : 0
-            guard programme.sameStartIndex == (sameStart == 0 ? nil : sameStart) else { return false }
-            if let previous {
-                guard previous.start <= programme.start else { return false }
+        for index in programmes.indices {
+            let start = programmes[index].start
+            guard let stop = programmes[index].stop, stop >= start else { return false }
+            if index > 0 {
+                let previousStart = programmes[index - 1].start
+                guard previousStart <= start else { return false }
+                sameStart = previousStart == start ? sameStart + 1 : 0
                 if sameStart > 0 {
-                    guard let previousStop = previous.stop, previousStop < stop else { return false }
+                    guard let previousStop = programmes[index - 1].stop, previousStop < stop else { return false }
                 }
             }
-            previous = programme
+            guard programmes[index].sameStartIndex == (sameStart == 0 ? nil : sameStart) else { return false }
         }
         return true
     }

@@ -182,19 +182,37 @@ extension SnapshotCodec {
         guard let layout = ProgrammesLayout(data), layout.elementCount / perChunk >= 2 else { return nil }
         let chunkCount = min(layout.elementCount / perChunk, 4 * ProcessInfo.processInfo.activeProcessorCount)
         let bounds = (0...chunkCount).map { $0 * layout.elementCount / chunkCount }
-        let parts = DecodedParts(chunks: chunkCount)
         // The last task reads everything but the programmes.
-        DispatchQueue.concurrentPerform(iterations: chunkCount + 1) { task in
+        let pieces = concurrentMap(chunkCount + 1) { task -> DecodedPiece in
             if task == chunkCount {
                 let rest = data.bytes(0..<layout.open + 1, then: layout.close..<data.count)
-                parts.store(rest: try? decoder().decode(Snapshot.self, from: rest))
-            } else {
-                let elements = layout.bytes(ofElements: bounds[task]..<bounds[task + 1])
-                let chunk = data.bytes(elements, bracketed: true)
-                parts.store(chunk: task, ProgrammeJSONReader.programmes(in: chunk) ?? (try? decoder().decode([Programme].self, from: chunk)))
+                return .rest(try? decoder().decode(Snapshot.self, from: rest))
             }
+            let elements = layout.bytes(ofElements: bounds[task]..<bounds[task + 1])
+            let chunk = data.bytes(elements, bracketed: true)
+            return .programmes(ProgrammeJSONReader.programmes(in: chunk) ?? (try? decoder().decode([Programme].self, from: chunk)))
         }
-        return parts.snapshot(expecting: layout.elementCount)
+        return DecodedPiece.snapshot(pieces, expecting: layout.elementCount)
+    }
+}
+
+/// What one task of a parallel decode produced.
+private enum DecodedPiece: Sendable {
+    case programmes([Programme]?)
+    case rest(Snapshot?)
+
+    /// The whole snapshot, or nil when a piece failed or the pieces do not add up.
+    static func snapshot(_ pieces: [DecodedPiece], expecting count: Int) -> Snapshot? {
+        guard case .rest(var snapshot?) = pieces.last, snapshot.programmes.isEmpty else { return nil }
+        var programmes: [Programme] = []
+        programmes.reserveCapacity(count)
+        for piece in pieces.dropLast() {
+            guard case .programmes(let chunk?) = piece else { return nil }
+            programmes.append(contentsOf: chunk)
+        }
+        guard programmes.count == count else { return nil }
+        snapshot.programmes = programmes
+        return snapshot
     }
 }
 
@@ -277,42 +295,6 @@ struct ProgrammesLayout {
     }
 }
 
-/// What the tasks of a parallel decode produced, each in its own slot.
-private final class DecodedParts: @unchecked Sendable {
-    // @unchecked: every slot is written by one task under the lock, and read after all finished.
-    private let lock = NSLock()
-    private var chunks: [[Programme]?]
-    private var rest: Snapshot?
-
-    init(chunks: Int) {
-        self.chunks = Array(repeating: nil, count: chunks)
-    }
-
-    func store(chunk: Int, _ programmes: [Programme]?) {
-        lock.withLock { chunks[chunk] = programmes }
-    }
-
-    func store(rest snapshot: Snapshot?) {
-        lock.withLock { rest = snapshot }
-    }
-
-    /// The whole snapshot, or nil when a part failed or the pieces do not add up.
-    func snapshot(expecting count: Int) -> Snapshot? {
-        lock.withLock {
-            guard var snapshot = rest, snapshot.programmes.isEmpty else { return nil }
-            var programmes: [Programme] = []
-            programmes.reserveCapacity(count)
-            for chunk in chunks {
-                guard let chunk else { return nil }
-                programmes.append(contentsOf: chunk)
-            }
-            guard programmes.count == count else { return nil }
-            snapshot.programmes = programmes
-            return snapshot
-        }
-    }
-}
-
 private extension Data {
     /// A copy of the bytes at `range` (offsets from the first byte), in `[` `]` when `bracketed`.
     func bytes(_ range: Range<Int>, bracketed: Bool) -> Data {
@@ -357,9 +339,11 @@ struct JSONWriter {
     private(set) var members: [(key: String, range: Range<Int>)] = []
     private let recordingMembers: Bool
 
-    init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false) {
+    /// `depth`: the nesting the bytes will be put at, for a slice of an array written apart.
+    init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false, depth: Int = 0) {
         self.pretty = pretty
         self.recordingMembers = recordingMembers
+        self.depth = depth
         bytes.reserveCapacity(capacity)
     }
 
@@ -403,11 +387,37 @@ struct JSONWriter {
         bytes.append(0x5B)
         depth += 1
         for index in 0..<count {
-            if index > 0 { bytes.append(0x2C) }
-            newlineAndIndent()
-            writeElement(&self, index)
+            element(index) { writeElement(&$0, index) }
         }
         depth -= 1
+        newlineAndIndent()
+        bytes.append(0x5D)
+    }
+
+    private mutating func element(_ index: Int, _ write: (inout JSONWriter) -> Void) {
+        if index > 0 { bytes.append(0x2C) }
+        newlineAndIndent()
+        write(&self)
+    }
+
+    /// `values(_:)`, with the elements written in slices on every core at once when there are
+    /// many: the programmes are most of a snapshot's encoding. The bytes are the same.
+    mutating func values<W: JSONWritable & Sendable>(inParallel values: [W], minimumPerSlice: Int = 4_096,
+                                                     cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        let slices = min(cores, values.count / max(1, minimumPerSlice))
+        guard slices > 1, !recordingMembers else { return self.values(values) }
+        let pretty = pretty
+        let depth = depth + 1
+        let written = concurrentMap(slices) { slice -> [UInt8] in
+            let range = (slice * values.count / slices)..<((slice + 1) * values.count / slices)
+            var writer = JSONWriter(pretty: pretty, capacity: range.count * 800, depth: depth)
+            for index in range {
+                writer.element(index) { values[index].write(to: &$0) }
+            }
+            return writer.bytes
+        }
+        bytes.append(0x5B)
+        for slice in written { bytes.append(contentsOf: slice) }
         newlineAndIndent()
         bytes.append(0x5D)
     }
@@ -654,7 +664,8 @@ extension Snapshot: JSONWritable {
             json.member("audiences", audiences)
             json.member("channels", channels)
             json.member("generatedAt", generatedAt)
-            json.member("programmes", programmes)
+            json.key("programmes")
+            json.values(inParallel: programmes)
             json.member("report", report)
             json.member("schemaVersion", schemaVersion)
             json.member("window", window)

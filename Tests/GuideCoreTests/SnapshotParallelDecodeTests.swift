@@ -27,6 +27,27 @@ import TestSupport
         #expect(chunked.works == whole.works && chunked.audiences == whole.audiences && chunked.report == whole.report)
     }
 
+    @Test("programmes written in slices at once are the bytes written in one pass", arguments: [1, 7, 1_000])
+    func programmesWrittenInSlices(minimumPerSlice: Int) throws {
+        let programmes = try Self.decodedWhole(Self.golden).programmes
+        func written(_ writeProgrammes: (inout JSONWriter) -> Void) -> [UInt8] {
+            var json = JSONWriter(pretty: true)
+            json.object { json in
+                json.member("a", 1)
+                json.key("programmes")
+                writeProgrammes(&json)
+                json.member("z", 2)
+            }
+            return json.bytes
+        }
+        let whole = written { $0.values(programmes) }
+        for cores in [2, 3, 8] {
+            #expect(written { $0.values(inParallel: programmes, minimumPerSlice: minimumPerSlice, cores: cores) } == whole, "\(cores) cores")
+        }
+        #expect(written { $0.values(inParallel: [Programme](), minimumPerSlice: minimumPerSlice, cores: 2) }
+                == written { $0.values([Programme]()) })
+    }
+
     @Test func textThatLooksLikeJSONDoesNotMoveTheCuts() throws {
         var snapshot = SnapshotSamples.full()
         var tricky = SnapshotSamples.fullProgramme()

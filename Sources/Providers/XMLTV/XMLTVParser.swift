@@ -28,6 +28,11 @@ public struct XMLTVParser: Sendable {
 
     /// Parses XMLTV bytes (plain or gzip). `name` identifies the input in error messages.
     public func parse(_ data: Data, name: String) throws -> XMLTVDocument {
+        try parse(data, name: name, parts: ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// `parts`: how many readers may parse slices of a large document at once (see `XMLTVParts`).
+    func parse(_ data: Data, name: String, parts: Int, minimumPartBytes: Int = XMLTVParts.minimumPartBytes) throws -> XMLTVDocument {
         let xml = Gzip.isCompressed(data) ? try Gzip.decompress(data, name: name) : data
         guard !xml.isEmpty else { throw ProviderError.malformed("\(name): line 1: the document is empty") }
         guard xml.count <= Int(Int32.max) else {
@@ -41,16 +46,84 @@ public struct XMLTVParser: Sendable {
             } catch {
                 throw ProviderError.malformed("\(name): \(error)")
             }
+            if let split = XMLTVParts(bytes, count: parts, minimumBytes: minimumPartBytes),
+               let document = parse(parts: split, name: name, expandEntities: expandEntities) {
+                return document
+            }
             let run = try ReaderRun(bytes: bytes, name: name, source: source, expandEntities: expandEntities)
             defer { run.close() }
-            return try run.parse()
+            return XMLTVDocument(merging: [try run.parse()])
         }
+    }
+
+    /// The parts parsed at once, or nil when one of them is not well-formed on its own.
+    func parse(parts split: XMLTVParts, name: String, expandEntities: Bool) -> XMLTVDocument? {
+        let count = split.pieces.count
+        let found = concurrentMap(count) { part -> (part: ParsedPart?, sliceNewlines: Int) in
+            let pieces = split.pieces[part]
+            let newlines = XMLTVParts.newlines(in: pieces[part == 0 ? 0 : 1])
+            guard let run = try? ReaderRun(pieces: pieces, name: name, source: source, expandEntities: expandEntities) else {
+                return (nil, newlines)
+            }
+            defer { run.close() }
+            return (try? run.parse(), newlines)
+        }
+        var parsed: [ParsedPart] = []
+        var newlinesBefore = 0
+        for result in found {
+            guard var part = result.part else { return nil }
+            if !parsed.isEmpty {
+                let offset = newlinesBefore - split.prologNewlines
+                for index in part.skipped.indices { part.skipped[index].line += offset }
+            }
+            newlinesBefore += result.sliceNewlines
+            parsed.append(part)
+        }
+        return XMLTVDocument(merging: parsed)
+    }
+}
+
+/// What one reader found, before the parts of a document are put together.
+struct ParsedPart: Sendable {
+    var info = XMLTVInfo()
+    var channels: [Channel] = []
+    var programmes: [Programme] = []
+    var programmeChannelIDs: Set<String> = []
+    var skipped: [XMLTVSkippedProgramme] = []
+}
+
+extension XMLTVDocument {
+    /// The parts in document order: a channel id repeated keeps its first definition, and a
+    /// programme on a channel the file does not declare keeps its channel, made from its id, as
+    /// tv_cat and tv_sort keep it.
+    init(merging parts: [ParsedPart]) {
+        var channels: [Channel] = []
+        var channelIDs: Set<String> = []
+        var programmeChannelIDs: Set<String> = []
+        for part in parts {
+            for channel in part.channels where channelIDs.insert(channel.id).inserted { channels.append(channel) }
+            programmeChannelIDs.formUnion(part.programmeChannelIDs)
+        }
+        var programmes = parts.count == 1 ? parts[0].programmes : []
+        if parts.count > 1 {
+            programmes.reserveCapacity(parts.reduce(0) { $0 + $1.programmes.count })
+            for part in parts { programmes.append(contentsOf: part.programmes) }
+        }
+        if !programmeChannelIDs.isSubset(of: channelIDs) {
+            for programme in programmes where channelIDs.insert(programme.channel).inserted {
+                channels.append(Channel(id: programme.channel, name: programme.channel))
+            }
+        }
+        self.init(channels: channels, programmes: programmes, info: parts.first?.info ?? XMLTVInfo(),
+                  skipped: parts.flatMap(\.skipped).sorted { $0.line < $1.line })
     }
 }
 
 /// One pass of the reader over one document. Not shared between threads: it lives for one `parse` call.
 private final class ReaderRun {
     private let reader: xmlTextReaderPtr
+    /// What an input read through callbacks reads from; held for as long as the reader.
+    private let input: PieceInput?
     private let name: String
     private let source: String
     private let errors = ErrorSink()
@@ -60,12 +133,8 @@ private final class ReaderRun {
     private var textBytes: [UInt8] = []
     private var kinds = XMLTVKinds.Memo()
 
-    private var info = XMLTVInfo()
-    private var channels: [Channel] = []
+    private var found = ParsedPart()
     private var channelIDs: Set<String> = []
-    private var programmes: [Programme] = []
-    private var programmeChannelIDs: Set<String> = []
-    private var skipped: [XMLTVSkippedProgramme] = []
 
     // xmlReaderTypes as the Int32 that xmlTextReaderNodeType returns.
     private static let element = Int32(XML_READER_TYPE_ELEMENT.rawValue)
@@ -82,17 +151,31 @@ private final class ReaderRun {
     /// - Parameter expandEntities: the document declares internal entities, checked by
     ///   `XMLTVEntities`: their references in text are replaced by their text (without it,
     ///   libxml2's reader drops them, and `T &y; END` reads `T  END`).
-    init(bytes: UnsafeRawBufferPointer, name: String, source: String, expandEntities: Bool) throws {
+    convenience init(bytes: UnsafeRawBufferPointer, name: String, source: String, expandEntities: Bool) throws {
+        let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
+        let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, Self.options(expandEntities))
+        try self.init(reader: reader, input: nil, programmeTags: Self.countProgrammeTags(in: bytes), name: name, source: source)
+    }
+
+    /// A part of a document (`XMLTVParts`), read from its pieces in place.
+    convenience init(pieces: [UnsafeRawBufferPointer], name: String, source: String, expandEntities: Bool) throws {
+        let input = PieceInput(pieces)
+        let reader = xmlReaderForIO({ context, buffer, capacity in
+            guard let context, let buffer, capacity > 0 else { return -1 }
+            return Int32(Unmanaged<PieceInput>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: Int(capacity)))
+        }, nil, Unmanaged.passUnretained(input).toOpaque(), name, nil, Self.options(expandEntities))
+        try self.init(reader: reader, input: input, programmeTags: pieces.reduce(0) { $0 + Self.countProgrammeTags(in: $1) },
+                      name: name, source: source)
+    }
+
+    private init(reader: xmlTextReaderPtr?, input: PieceInput?, programmeTags: Int, name: String, source: String) throws {
+        guard let reader else { throw ProviderError.malformed("\(name): libxml2 could not start reading") }
+        self.reader = reader
+        self.input = input
         self.name = name
         self.source = source
-        let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
-        let options = expandEntities ? Self.options | Int32(XML_PARSE_NOENT.rawValue) : Self.options
-        guard let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, options) else {
-            throw ProviderError.malformed("\(name): libxml2 could not start reading")
-        }
-        self.reader = reader
         // One array growth instead of twenty: each doubling would copy every programme so far.
-        programmes.reserveCapacity(Self.countProgrammeTags(in: bytes))
+        found.programmes.reserveCapacity(programmeTags)
         xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
             guard let context, let error else { return }
             Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
@@ -106,11 +189,15 @@ private final class ReaderRun {
         }
     }
 
+    private static func options(_ expandEntities: Bool) -> Int32 {
+        expandEntities ? options | Int32(XML_PARSE_NOENT.rawValue) : options
+    }
+
     func close() {
         xmlFreeTextReader(reader)
     }
 
-    func parse() throws -> XMLTVDocument {
+    func parse() throws -> ParsedPart {
         var sawRoot = false
         var closedRoot = false
         while next() {
@@ -140,20 +227,7 @@ private final class ReaderRun {
                                                           endedEarly: sawRoot && !closedRoot))
         }
         guard sawRoot else { throw ProviderError.malformed("\(name): line 1: no <tv> element") }
-        return finish()
-    }
-
-    /// A programme on a channel the file does not declare keeps its channel, made from its id, as
-    /// tv_cat and tv_sort keep it.
-    private func finish() -> XMLTVDocument {
-        if !programmeChannelIDs.isSubset(of: channelIDs) {
-            var seen = channelIDs
-            for programme in programmes where seen.insert(programme.channel).inserted {
-                channels.append(Channel(id: programme.channel, name: programme.channel))
-            }
-        }
-        return XMLTVDocument(channels: channels, programmes: programmes, info: info,
-                             skipped: skipped.sorted { $0.line < $1.line })
+        return found
     }
 
     // MARK: - <tv> and <channel>
@@ -161,12 +235,12 @@ private final class ReaderRun {
     private func readTVAttributes() {
         forEachAttribute { tag, value in
             switch tag {
-            case .date: info.date = string(value)
-            case .sourceInfoURL: info.sourceInfoURL = string(value)
-            case .sourceInfoName: info.sourceInfoName = string(value)
-            case .sourceDataURL: info.sourceDataURL = string(value)
-            case .generatorInfoName: info.generatorInfoName = string(value)
-            case .generatorInfoURL: info.generatorInfoURL = string(value)
+            case .date: found.info.date = string(value)
+            case .sourceInfoURL: found.info.sourceInfoURL = string(value)
+            case .sourceInfoName: found.info.sourceInfoName = string(value)
+            case .sourceDataURL: found.info.sourceDataURL = string(value)
+            case .generatorInfoName: found.info.generatorInfoName = string(value)
+            case .generatorInfoURL: found.info.generatorInfoURL = string(value)
             default: break
             }
         }
@@ -200,7 +274,7 @@ private final class ReaderRun {
         // The whole lists only when they say more than logo and url.
         if icons.count > 1 || icons.contains(where: { $0.width != nil || $0.height != nil }) { channel.icons = icons }
         if links.count > 1 || links.contains(where: { $0.system != nil }) { channel.links = links }
-        channels.append(channel)
+        found.channels.append(channel)
     }
 
     // MARK: - <programme>
@@ -246,7 +320,7 @@ private final class ReaderRun {
             else { nil }
         if let problem {
             if !empty { skipSubtree(depth: depth) }
-            skipped.append(XMLTVSkippedProgramme(reason: problem, line: line, channel: channel.isEmpty ? nil : channel,
+            found.skipped.append(XMLTVSkippedProgramme(reason: problem, line: line, channel: channel.isEmpty ? nil : channel,
                                                  start: startText))
             return
         }
@@ -262,7 +336,7 @@ private final class ReaderRun {
         }
 
         guard let title = titles.first else {
-            skipped.append(XMLTVSkippedProgramme(reason: .missingTitle, line: line, channel: channel,
+            found.skipped.append(XMLTVSkippedProgramme(reason: .missingTitle, line: line, channel: channel,
                                                  start: XMLTVTime.format(programme.start)))
             return
         }
@@ -283,8 +357,8 @@ private final class ReaderRun {
         if let credits = programme.credits, !credits.isSorted(by: Credit.xmltvOrder) {
             programme.credits = credits.stableSorted(by: Credit.xmltvOrder)
         }
-        programmeChannelIDs.insert(channel)
-        programmes.append(programme)
+        found.programmeChannelIDs.insert(channel)
+        found.programmes.append(programme)
     }
 
     /// The text in the title's language, else the first; the rest go to `others` in source order.
@@ -659,7 +733,7 @@ private final class ReaderRun {
 
     /// How many `<programme` start tags the bytes hold, by a plain byte search: far cheaper than
     /// the parse, and it lets the programme array be allocated once.
-    private static func countProgrammeTags(in bytes: UnsafeRawBufferPointer) -> Int {
+    static func countProgrammeTags(in bytes: UnsafeRawBufferPointer) -> Int {
         let tag = Array("<programme".utf8)
         let text = bytes.bindMemory(to: UInt8.self)
         guard let base = text.baseAddress else { return 0 }

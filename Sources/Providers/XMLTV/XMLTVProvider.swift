@@ -42,7 +42,7 @@ public struct XMLTVProvider: GuideProvider {
     public func reportNotes() async -> [String] {
         guard let loaded = try? await loaded() else { return [] }
         let document = loaded.document
-        var note = "parsed \(Self.count(document.programmes.count, "programme")) on "
+        var note = "parsed \(Self.count(loaded.programmeCount, "programme")) on "
             + "\(Self.count(document.channels.count, "channel")) from \(loaded.name)"
         if !document.skipped.isEmpty {
             note += ", skipped \(document.skipped.count) (\(document.skippedSummary))"
@@ -97,18 +97,43 @@ public struct XMLTVProvider: GuideProvider {
 }
 
 struct LoadedDocument: Sendable {
+    /// The document without its programmes, which are in `byChannel`: held once, not twice.
     var document: XMLTVDocument
+    var programmeCount: Int
     /// The file name or URL, as the run report names it.
     var name: String
     /// Programmes by the source's channel id, in start order.
     var byChannel: [String: [Programme]]
 
-    init(document: XMLTVDocument, name: String) {
+    init(document: consuming XMLTVDocument, name: String) {
+        var programmes: [Programme] = []
+        swap(&programmes, &document.programmes)
         self.document = document
+        programmeCount = programmes.count
         self.name = name
-        var byChannel = Dictionary(grouping: document.programmes, by: \.channel)
-        for (channel, programmes) in byChannel where !programmes.isSorted(by: { $0.start < $1.start }) {
-            byChannel[channel] = programmes.stableSorted { $0.start < $1.start }
+        // Popped from the end, each programme moves into its channel's list instead of being
+        // copied (a copy retains every field), and moves again to put the list back in order
+        // (`reverse()` copies through `swapAt`).
+        var counts: [String: Int] = [:]
+        for index in programmes.indices { counts[programmes[index].channel, default: 0] += 1 }
+        var reversed = counts.mapValues { count -> [Programme] in
+            var list: [Programme] = []
+            list.reserveCapacity(count)
+            return list
+        }
+        while let programme = programmes.popLast() {
+            let channel = programme.channel
+            reversed[channel]!.append(consume programme)
+        }
+        var byChannel: [String: [Programme]] = [:]
+        byChannel.reserveCapacity(reversed.count)
+        for (channel, count) in counts {
+            var backwards = reversed.removeValue(forKey: channel)!
+            var forwards: [Programme] = []
+            forwards.reserveCapacity(count)
+            while let programme = backwards.popLast() { forwards.append(consume programme) }
+            if !forwards.isSorted(by: { $0.start < $1.start }) { forwards = forwards.stableSorted { $0.start < $1.start } }
+            byChannel[channel] = forwards
         }
         self.byChannel = byChannel
     }

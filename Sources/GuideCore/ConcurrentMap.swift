@@ -1,0 +1,33 @@
+import Foundation
+
+/// `body(0) … body(count - 1)` run on every core at once, their results in index order.
+///
+/// For CPU-bound work inside synchronous code that has nothing to await (a parse, an encode, a
+/// decode): `concurrentPerform` keeps the calling thread busy with one of the iterations instead
+/// of parking it, and a task group would need the caller to be `async` all the way up.
+package func concurrentMap<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+    let slots = Slots<Result>(count: count)
+    DispatchQueue.concurrentPerform(iterations: count) { index in
+        slots.store(index, body(index))
+    }
+    return slots.values
+}
+
+/// One slot per iteration. Unchecked Sendable: every write takes the lock, and the values are
+/// read after `concurrentPerform` has returned.
+private final class Slots<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Value?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    func store(_ index: Int, _ value: Value) {
+        lock.withLock { slots[index] = value }
+    }
+
+    var values: [Value] {
+        lock.withLock { slots.map { $0! } }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GuideCore
+import Testing
+import TestSupport
+@testable import XMLTV
+
+/// A large guide is parsed in parts at once (`XMLTVParts`); the document must be the one a single
+/// pass reads, skipped programmes' lines and errors included.
+@Suite("XMLTV parsed in parts")
+struct XMLTVPartsTests {
+    /// Every XMLTV input the other suites read, plain and gzip.
+    static let inputs: [URL] = {
+        let folders = [Fixtures.url("xmltv"), Fixtures.url("xmltv-conformance"), Fixtures.url("fuzz/xmltv")]
+        return folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+                .filter { ["xml", "gz"].contains($0.pathExtension) && !$0.lastPathComponent.contains(".tv_") }
+        }.sorted { $0.path < $1.path }
+    }()
+
+    @Test("every fixture reads the same in 2, 3, 5 or 9 parts as in one pass, errors included")
+    func sameAsOnePass() throws {
+        #expect(Self.inputs.count > 30)
+        let parser = XMLTVParser(source: testSource)
+        for url in Self.inputs {
+            let data = try Data(contentsOf: url)
+            let whole = Result { try parser.parse(data, name: url.lastPathComponent, parts: 1) }
+            for parts in [2, 3, 5, 9] {
+                let split = Result { try parser.parse(data, name: url.lastPathComponent, parts: parts, minimumPartBytes: 1) }
+                switch (whole, split) {
+                case (.success(let a), .success(let b)):
+                    #expect(a == b, "\(url.lastPathComponent) in \(parts) parts")
+                case (.failure(let a), .failure(let b)):
+                    #expect(malformedMessage(a) == malformedMessage(b), "\(url.lastPathComponent) in \(parts) parts")
+                default:
+                    Issue.record("\(url.lastPathComponent) in \(parts) parts: \(whole) vs \(split)")
+                }
+            }
+        }
+    }
+
+    @Test("a guide is cut before programmes and its parts are read at once, with lines of the whole file")
+    func cutsAndLines() throws {
+        let text = guide(programmes: 40, skipEvery: 7)
+        let bytes = Array(text.utf8)
+        let parser = XMLTVParser(source: testSource)
+        try bytes.withUnsafeBytes { raw in
+            let split = try #require(XMLTVParts(raw, count: 4, minimumBytes: 1))
+            #expect(split.pieces.count == 4)
+            let inParts = try #require(parser.parse(parts: split, name: "g.xml", expandEntities: false))
+            let whole = try parser.parse(Data(bytes), name: "g.xml", parts: 1)
+            #expect(inParts == whole)
+            #expect(whole.skipped.count == 6)
+            // A skipped programme's line is where its tag is in the file.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for skip in whole.skipped {
+                #expect(lines[skip.line - 1].contains("<programme start=\"bad\""))
+            }
+        }
+    }
+
+    @Test("a cut inside a comment or a CDATA section is noticed, and the document is read in one pass", arguments: [
+        ("<!--", "<programme start=\"20261025000000 +0000\" channel=\"a\"> -->"),
+        ("<programme start=\"20261025230000 +0000\" channel=\"a\"><title>T</title><desc><![CDATA[",
+         "<programme x ]]></desc></programme>"),
+    ])
+    func cutInsideMarkup(open: String, close: String) throws {
+        let head = "<?xml version=\"1.0\"?>\n<tv><channel id=\"a\"><display-name>A</display-name></channel>\n"
+        let first = "<programme start=\"20261025100000 +0000\" channel=\"a\"><title>One</title></programme>\n"
+        // The middle of the file falls in the padding, so the first cut is the <programme in `close`.
+        let text = head + first + open + String(repeating: " ", count: 800) + close + "\n</tv>\n"
+        let bytes = Array(text.utf8)
+        let parser = XMLTVParser(source: testSource)
+        try bytes.withUnsafeBytes { raw in
+            let split = try #require(XMLTVParts(raw, count: 2, minimumBytes: 1))
+            #expect(parser.parse(parts: split, name: "t.xml", expandEntities: false) == nil)
+        }
+        #expect(try parser.parse(Data(bytes), name: "t.xml", parts: 2, minimumPartBytes: 1)
+                == parser.parse(Data(bytes), name: "t.xml", parts: 1))
+    }
+
+    @Test("small documents, an empty <tv/> and documents without programmes are not cut")
+    func notCut() {
+        for text in ["<tv/>", "<tv></tv>", "<tv><channel id=\"a\"/></tv>"] {
+            Array(text.utf8).withUnsafeBytes { raw in
+                #expect(XMLTVParts(raw, count: 4, minimumBytes: 1) == nil, "\(text)")
+            }
+        }
+        Array(guide(programmes: 40, skipEvery: 0).utf8).withUnsafeBytes { raw in
+            #expect(XMLTVParts(raw, count: 4) == nil, "below minimumPartBytes")
+        }
+    }
+
+    /// `programmes` programmes on two channels, one in `skipEvery` with an unparsable start.
+    private func guide(programmes: Int, skipEvery: Int) -> String {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE tv SYSTEM \"xmltv.dtd\">\n"
+            + "<tv generator-info-name=\"test\">\n"
+            + "  <channel id=\"a\"><display-name>A</display-name></channel>\n"
+        for index in 0..<programmes {
+            let channel = index % 2 == 0 ? "a" : "b"
+            let start = skipEvery > 0 && index % skipEvery == 3 ? "bad" : String(format: "202610250%03d00 +0000", index)
+            text += "  <programme start=\"\(start)\" channel=\"\(channel)\">\n    <title>P\(index)</title>\n  </programme>\n"
+        }
+        return text + "  <channel id=\"b\"><display-name>B</display-name></channel>\n</tv>\n"
+    }
+}
