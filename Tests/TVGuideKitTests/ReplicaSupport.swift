@@ -11,18 +11,13 @@ struct Deployment {
     let cluster: PostgresCluster
     let config: URL
 
-    /// - Parameters:
-    ///   - yaml: a configuration whose `snapshots:` line is replaced by the store's.
-    ///   - window: replaces the `window:` line.
-    init(_ cluster: PostgresCluster, yaml: String, keep: Int = 10, window: String? = nil) throws {
+    /// - Parameter yaml: a configuration whose `snapshots:` line is replaced by the store's.
+    init(_ cluster: PostgresCluster, yaml: String, keep: Int = 10) throws {
         scratch = try Scratch()
         self.cluster = cluster
         let store = #"snapshots: { store: "\#(cluster.url(password: "${TVGUIDE_PG_PASSWORD}"))", keep: \#(keep) }"#
-        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            if line.hasPrefix("snapshots:") { return Substring(store) }
-            if let window, line.hasPrefix("window:") { return Substring("window: \(window)") }
-            return line
-        }
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("snapshots:") ? Substring(store) : $0 }
         config = try scratch.write("providers.yaml", lines.joined(separator: "\n"))
     }
 
