@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The PostgreSQL snapshot store that replicas share (issue 14): transactions, LISTEN/NOTIFY, advisory locks.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests only: validates Resources/openapi.yaml and checks real answers against its schemas.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
@@ -67,9 +69,15 @@ let package = Package(
         // Sources defined in providers.yaml: HTML pages scraped with XPath, JSON feeds with a field map.
         .target(name: "Scrape", dependencies: ["GuideCore", "CLibXML2", "CLibJQ"],
                 path: "Sources/Providers/Scrape", swiftSettings: strictImports),
+        // Snapshots in PostgreSQL for replicas: one transaction per build, NOTIFY when `latest` moves, the builder lock.
+        .target(name: "GuideStorePostgres", dependencies: [
+            "GuideCore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strictImports),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
-            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer",
+            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer", "GuideStorePostgres",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         // `tvguide serve`: the JSON API, the web guide, iCalendar feeds and metrics over the in-memory guide.
@@ -136,9 +144,17 @@ let package = Package(
                     swiftSettings: strictImports),
         .testTarget(name: "TVGuideKitTests", dependencies: [
             "TVGuideKit", "GuideCore", "GuideConfig", "GuideTransport", "GuideServer", "TestSupport", "tvguide",
+            // ReplicaTests hold locks in the store's database that a builder must run into.
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strictImports),
+        .testTarget(name: "GuideStorePostgresTests", dependencies: [
+            "GuideStorePostgres", "GuideCore", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         .testTarget(name: "GuideServerTests", dependencies: [
             "GuideServer", "GuideCore", "XMLTV", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",

@@ -7,7 +7,7 @@ struct ConfigurationParser {
     static let serverKeys = ["cors_origins"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
-    static let snapshotKeys = ["dir", "keep", "audience_days"]
+    static let snapshotKeys = ["dir", "keep", "audience_days", "store"]
     /// Channel fields; every other key of a channel names a provider or a provider type.
     static let channelFields = ["id", "name", "type", "language", "logo", "aliases"]
 
@@ -101,11 +101,31 @@ struct ConfigurationParser {
 
     private func parseSnapshots(_ node: ConfigNode?) throws(ConfigError) -> SnapshotSettings {
         let settings = try section(node, name: "snapshots", known: Self.snapshotKeys) ?? Section(entries: [])
-        return SnapshotSettings(
+        var snapshots = SnapshotSettings(
             directory: try settings["dir"].map { entry throws(ConfigError) in try values.path(entry.value) }
                 ?? values.resolvePath("snapshots"),
             keep: try settings["keep"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...100_000) } ?? 14,
             audienceDays: try settings["audience_days"].map { entry throws(ConfigError) in try values.int(entry.value, in: 1...3_650) } ?? 14)
+        if let entry = settings["store"], let store = try values.scalar(entry.value, expected: "a URL like postgres://user@host:5432/db") {
+            // Only PostgreSQL shares snapshots between processes; the folder is `dir`.
+            guard let url = URL(string: store.text), ["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") else {
+                throw .invalidValue("expected a URL like postgres://user@host:5432/db, got \(store.usedEnvironment ? store.shown : "'\(Self.withoutPassword(store.text))'")",
+                                    store.location)
+            }
+            snapshots.store = url
+            snapshots.storeEnvironmentValues = store.usedEnvironment ? Self.environmentParts(of: store.raw, in: values.environment) : []
+        }
+        return snapshots
+    }
+
+    /// `text` with anything between `://…:` and `@` hidden: a password written in the file.
+    private static func withoutPassword(_ text: String) -> String {
+        text.replacingOccurrences(of: #"(://[^/@:]*:)[^/@]*@"#, with: "$1" + URLRedaction.placeholder + "@", options: .regularExpression)
+    }
+
+    /// The values of the variables `raw` refers to: what the configuration must keep out of every message.
+    private static func environmentParts(of raw: String, in environment: [String: String]) -> [String] {
+        EnvironmentExpansion.references(in: raw).compactMap { environment[$0.name] }.filter { !$0.isEmpty }
     }
 
     /// `server: { cors_origins: [https://app.example] }`: each an origin as browsers send it

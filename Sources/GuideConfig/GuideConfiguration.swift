@@ -86,7 +86,7 @@ package struct GuideConfiguration: Sendable {
     /// The values of the environment variables the providers' options refer to (API keys,
     /// tokens): what must never be printed, logged or written.
     package var environmentValues: [String] {
-        providers.flatMap(\.options.environmentValues)
+        providers.flatMap(\.options.environmentValues) + snapshots.storeEnvironmentValues
     }
 
     /// The window to fetch and keep around `now`; `from`/`to` (the command line's `--from`/`--to`)
@@ -209,11 +209,24 @@ package struct SnapshotSettings: Sendable, Hashable {
     package var keep: Int
     /// How many days of audience rankings the snapshot keeps, up to yesterday.
     package var audienceDays: Int
+    /// `store: postgres://user@host:5432/db`: snapshots in that database instead of `directory`,
+    /// shared by replicas (docs/deployment.md); nil keeps them in the folder.
+    package var store: URL?
+    /// The values `${VAR}` put into `store` (a password): never shown.
+    package var storeEnvironmentValues: [String] = []
 
     package init(directory: URL, keep: Int, audienceDays: Int = 14) {
         self.directory = directory
         self.keep = keep
         self.audienceDays = audienceDays
+    }
+}
+
+/// `dump` and debuggers show the store without its password.
+extension SnapshotSettings: CustomReflectable {
+    package var customMirror: Mirror {
+        Mirror(self, children: ["directory": directory, "keep": keep, "audienceDays": audienceDays,
+                                "store": store.map(URLRedaction.redacted) as Any])
     }
 }
 

@@ -109,11 +109,11 @@ public struct MetadataEnricher: Sendable {
     /// - Parameter lastGood: the last good snapshot, asked for only when a title could not be
     ///   looked up because providers failed and none answered: its work for that title is kept
     ///   rather than lost while a source is down (noted on the failing providers' reports).
-    package func enrich(_ programmes: [Programme], lastGood: @Sendable () -> Snapshot?) async -> MetadataEnrichment {
+    package func enrich(_ programmes: [Programme], lastGood: @Sendable () async -> Snapshot?) async -> MetadataEnrichment {
         let (keys, groups) = group(programmes)
         let resolutions = await resolve(groups)
         await cache?.save()
-        let kept = resolutions.contains { $0.merged == nil && $0.failedProviders.isEmpty == false } ? keptWorks(lastGood()) : [:]
+        let kept = resolutions.contains { $0.merged == nil && $0.failedProviders.isEmpty == false } ? keptWorks(await lastGood()) : [:]
 
         var tallies: [String: Tally] = [:]
         var works: [String: Work] = [:]

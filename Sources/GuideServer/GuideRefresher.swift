@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// guide in service and shows in `/health` and `/metrics`; the next attempt comes on schedule.
 struct GuideRefresher: Service {
     let serving: ServingContext
-    let refresh: @Sendable () async throws -> RefreshOutcome
+    let refresh: @Sendable () async throws -> RefreshOutcome?
     let interval: Duration
 
     func run() async throws {
@@ -36,7 +36,11 @@ struct GuideRefresher: Service {
     func refreshOnce() async {
         let started = serving.now
         do {
-            let outcome = try await refresh()
+            guard let outcome = try await refresh() else {
+                serving.metrics.recordRefreshLeftToAnotherReplica()
+                serving.logger.debug("another replica builds the guide, or just did; its snapshot arrives through the store")
+                return
+            }
             let index = GuideIndex(outcome.snapshot, channelOrder: serving.settings.channelOrder)
             serving.state.replace(with: index, at: serving.now)
             serving.metrics.recordRefresh(.success(outcome))

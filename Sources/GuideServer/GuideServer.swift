@@ -13,16 +13,15 @@ package struct GuideServer: Sendable {
     let logger: Logger
     let serving: ServingContext
 
-    /// Loads `latest.json` through `source`; a missing one starts an empty guide that the first
-    /// refresh fills. A snapshot that cannot be read is an error: serving nothing silently would
-    /// hide it.
-    package init(settings: ServerSettings, source: GuideSource, logger: Logger) throws {
+    /// Serves `latest`, the store's latest snapshot read by the caller; nil starts an empty guide
+    /// that the first refresh, or the first commit to a shared store, fills.
+    package init(settings: ServerSettings, source: GuideSource, latest snapshot: Snapshot?, logger: Logger) {
         self.settings = settings
         self.source = source
         self.logger = logger
-        let snapshot = try source.loadLatest()
         let index = snapshot.map { GuideIndex($0, channelOrder: settings.channelOrder) } ?? .empty
-        let state = GuideState(index: index, origin: snapshot == nil ? "none" : "latest.json", loadedAt: snapshot.map { _ in source.clock() })
+        let state = GuideState(index: index, origin: snapshot == nil ? "none" : "latest.json", loadedAt: snapshot.map { _ in source.clock() },
+                               store: source.shared.map { GuideState.StoreHealth(location: $0.location) })
         let metrics = ServerMetrics()
         metrics.recordGuide(index)
         serving = ServingContext(state: state, metrics: metrics, settings: settings, source: source, logger: logger)
@@ -39,6 +38,9 @@ package struct GuideServer: Sendable {
         var services: [any Service] = []
         if let refresh = source.refresh, let interval = settings.refreshInterval {
             services.append(GuideRefresher(serving: serving, refresh: refresh, interval: interval))
+        }
+        if let shared = source.shared {
+            services.append(StoreFollower(serving: serving, store: shared))
         }
         let routes = Self.makeRouter(serving)
         var app = Application(

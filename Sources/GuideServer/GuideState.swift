@@ -17,6 +17,29 @@ final class GuideState: Sendable {
         var lastRefreshError: String?
         var refreshes: Int = 0
         var failedRefreshes: Int = 0
+        /// The shared store followed, when there is one (`snapshots.store`).
+        var store: StoreHealth?
+    }
+
+    /// How a replica follows the shared store.
+    struct StoreHealth: Sendable {
+        /// The store's URL without password.
+        var location: String
+        /// True while listening for commits; false after the connection was lost, until it is
+        /// made again. Nil before the first attempt.
+        var live: Bool?
+        /// When `live` last changed.
+        var since: Date?
+        /// Why the store was lost; nil once it is back.
+        var lastError: String?
+        /// Connections made again after a loss.
+        var reconnects = 0
+        /// Snapshots committed by another process and swapped in.
+        var followed = 0
+
+        init(location: String) {
+            self.location = location
+        }
     }
 
     private struct Current: Sendable {
@@ -29,6 +52,14 @@ final class GuideState: Sendable {
         var pinned: [String: RenderedResponse] = [:]
         /// By request target (`/now?tz=Europe/Madrid`): what `FastLaneHandler` may answer with.
         var fastAnswers = BoundedCache<FastAnswer>()
+
+        /// Swaps `index` in whole; the bodies rendered from the old one go with it.
+        mutating func serve(_ index: GuideIndex, at moment: Date, origin: String) {
+            self.index = index
+            forgetResponses()
+            health.loadedAt = moment
+            health.origin = origin
+        }
 
         mutating func forgetResponses() {
             responses = BoundedCache()
@@ -46,8 +77,8 @@ final class GuideState: Sendable {
 
     private let current: NIOLockedValueBox<Current>
 
-    init(index: GuideIndex, origin: String, loadedAt: Date?) {
-        current = NIOLockedValueBox(Current(index: index, health: Health(loadedAt: loadedAt, origin: origin)))
+    init(index: GuideIndex, origin: String, loadedAt: Date?, store: StoreHealth? = nil) {
+        current = NIOLockedValueBox(Current(index: index, health: Health(loadedAt: loadedAt, origin: origin, store: store)))
     }
 
     var index: GuideIndex { current.withLockedValue { $0.index } }
@@ -55,14 +86,35 @@ final class GuideState: Sendable {
 
     func replace(with index: GuideIndex, at moment: Date) {
         current.withLockedValue {
-            $0.index = index
-            $0.forgetResponses()
-            $0.health.loadedAt = moment
-            $0.health.origin = "refresh"
+            $0.serve(index, at: moment, origin: "refresh")
             $0.health.lastRefreshAttempt = moment
             $0.health.lastRefreshSuccess = moment
             $0.health.lastRefreshError = nil
             $0.health.refreshes += 1
+        }
+    }
+
+    /// Serves a snapshot another replica committed to the shared store.
+    func follow(_ index: GuideIndex, at moment: Date) {
+        current.withLockedValue {
+            $0.serve(index, at: moment, origin: "store")
+            $0.health.store?.followed += 1
+        }
+    }
+
+    /// Records whether the shared store can be reached (`live`), and why not; true when this
+    /// is a reconnection after a loss.
+    @discardableResult
+    func storeReachable(_ live: Bool, error: String? = nil, at moment: Date) -> Bool {
+        current.withLockedValue {
+            guard var store = $0.health.store else { return false }
+            let reconnected = store.live == false && live
+            if reconnected { store.reconnects += 1 }
+            if store.live != live { store.since = moment }
+            store.live = live
+            store.lastError = live ? nil : error
+            $0.health.store = store
+            return reconnected
         }
     }
 

@@ -8,15 +8,21 @@ extension GuideServer {
         routes.get("/health") { request, _ in
             let health = serving.state.health
             let index = serving.state.index
+            // A replica that lost its store serves the guide in hand, but no newer one: degraded.
+            let storeLost = health.store?.live == false
             let report = HealthReport(
-                status: index.isEmpty ? "empty" : (health.lastRefreshError == nil ? "ok" : "degraded"),
+                status: index.isEmpty ? "empty" : (health.lastRefreshError == nil && !storeLost ? "ok" : "degraded"),
                 origin: health.origin, generatedAt: index.isEmpty ? nil : index.snapshot.generatedAt, loadedAt: health.loadedAt,
                 channels: index.snapshot.channels.count, programmes: index.snapshot.programmes.count,
                 staleChannels: index.snapshot.report.channels.filter(\.stale).map(\.id),
                 refresh: .init(enabled: serving.source.refresh != nil && serving.settings.refreshInterval != nil,
                                intervalSeconds: serving.settings.refreshInterval.map { Int($0.components.seconds) },
                                lastAttempt: health.lastRefreshAttempt, lastSuccess: health.lastRefreshSuccess,
-                               lastError: health.lastRefreshError, succeeded: health.refreshes, failed: health.failedRefreshes))
+                               lastError: health.lastRefreshError, succeeded: health.refreshes, failed: health.failedRefreshes),
+                store: health.store.map { store in
+                    .init(location: store.location, state: store.live.map { $0 ? "live" : "lost" } ?? "connecting", since: store.since,
+                          lastError: store.lastError, reconnects: store.reconnects, followed: store.followed)
+                })
             var rendered = try RenderedResponse.json(report, maxAge: 0)
             // An empty guide is not a healthy service: load balancers should not send users to it.
             if index.isEmpty { rendered.status = .serviceUnavailable }
@@ -39,6 +45,16 @@ struct HealthReport: Encodable {
         var succeeded: Int
         var failed: Int
     }
+    /// The shared snapshot store (`snapshots.store`), absent with the snapshot folder.
+    struct Store: Encodable {
+        var location: String
+        /// `connecting` before the first attempt, `live` while following, `lost` while reconnecting.
+        var state: String
+        var since: Date?
+        var lastError: String?
+        var reconnects: Int
+        var followed: Int
+    }
     var status: String
     var origin: String
     var generatedAt: Date?
@@ -47,4 +63,5 @@ struct HealthReport: Encodable {
     var programmes: Int
     var staleChannels: [String]
     var refresh: Refresh
+    var store: Store?
 }

@@ -70,10 +70,28 @@ final class ServerMetrics: Sendable {
         case .failure:
             label = "failure"
         }
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(metricName: "tvguide_refreshes", unitName: "total", helpText: "Background guide refreshes, by outcome."),
-            labels: [("outcome", label)]
-        ).increment()
+        registry.makeCounter(descriptor: Self.refreshes, labels: [("outcome", label)]).increment()
+    }
+
+    /// A refresh that found another replica building, or its guide fresh: not a failure.
+    func recordRefreshLeftToAnotherReplica() {
+        registry.makeCounter(descriptor: Self.refreshes, labels: [("outcome", "skipped")]).increment()
+    }
+
+    /// Whether the shared store can be reached, and each reconnection after a loss.
+    func recordStore(live: Bool, reconnected: Bool) {
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "tvguide_store_up", helpText: "1 while the shared snapshot store is followed live, 0 while it cannot be reached."))
+            .set(Int64(live ? 1 : 0))
+        let reconnects = registry.makeCounter(descriptor: MetricNameDescriptor(
+            metricName: "tvguide_store_reconnects", unitName: "total", helpText: "Connections to the shared snapshot store made again after a loss."))
+        if reconnected { reconnects.increment() }
+    }
+
+    /// A snapshot another replica committed, swapped in.
+    func recordFollowedSnapshot() {
+        registry.makeCounter(descriptor: MetricNameDescriptor(
+            metricName: "tvguide_store_snapshots", unitName: "total", helpText: "Snapshots other replicas committed to the shared store, swapped in."))
+            .increment()
     }
 
     func recordGuide(_ index: GuideIndex) {
@@ -85,6 +103,7 @@ final class ServerMetrics: Sendable {
             .set(index.snapshot.generatedAt.timeIntervalSince1970)
     }
 
+    private static var refreshes: MetricNameDescriptor { MetricNameDescriptor(metricName: "tvguide_refreshes", unitName: "total", helpText: "Background guide refreshes, by outcome.") }
     private static var providerRequests: MetricNameDescriptor { MetricNameDescriptor(metricName: "tvguide_provider_requests", unitName: "total", helpText: "HTTP requests providers made during refreshes.") }
     private static var providerFailures: MetricNameDescriptor { MetricNameDescriptor(metricName: "tvguide_provider_failures", unitName: "total", helpText: "Failures providers reported during refreshes.") }
     private static var providerFallbacks: MetricNameDescriptor { MetricNameDescriptor(metricName: "tvguide_provider_fallbacks", unitName: "total", helpText: "Channels a provider served in place of one before it in the chain.") }

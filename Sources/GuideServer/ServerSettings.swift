@@ -36,10 +36,10 @@ package struct ServerSettings: Sendable {
 /// What the server needs from the rest of tvguide, handed over by the CLI, which wires the
 /// modules: the server itself knows GuideCore only.
 package struct GuideSource: Sendable {
-    /// The last snapshot written (`latest.json`), nil when there is none yet.
-    package var loadLatest: @Sendable () throws -> Snapshot?
-    /// Builds a new guide (fetching from the providers and writing a snapshot); nil disables refresh.
-    package var refresh: (@Sendable () async throws -> RefreshOutcome)?
+    /// Builds a new guide (fetching from the providers and writing a snapshot); nil disables
+    /// refresh. Its answer is nil when the build was left to another replica, whose guide
+    /// arrives through `shared`.
+    package var refresh: (@Sendable () async throws -> RefreshOutcome?)?
     /// The guide as an XMLTV document.
     package var xmltv: @Sendable (Snapshot) throws -> Data
     /// Gzip-compresses bytes (`/xmltv.xml.gz`).
@@ -48,11 +48,13 @@ package struct GuideSource: Sendable {
     package var clock: @Sendable () -> Date
     /// The user's M3U playlist as last read (`/playlist.m3u`); nil when providers.yaml names none.
     package var playlist: (@Sendable () async -> ServedPlaylist)?
+    /// The store replicas share (`snapshots.store`): the server follows it, swapping in every
+    /// snapshot another process commits, and shows how it can be reached in `/health`.
+    package var shared: (any SharedSnapshotStorage)?
 
-    package init(loadLatest: @escaping @Sendable () throws -> Snapshot?, refresh: (@Sendable () async throws -> RefreshOutcome)?,
+    package init(refresh: (@Sendable () async throws -> RefreshOutcome?)?,
                 xmltv: @escaping @Sendable (Snapshot) throws -> Data, gzip: @escaping @Sendable (Data) throws -> Data,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
-        self.loadLatest = loadLatest
         self.refresh = refresh
         self.xmltv = xmltv
         self.gzip = gzip

@@ -10,12 +10,17 @@ package struct BuildRequest: Sendable {
     /// Override the configured window's start and end.
     package var from: Date?
     package var to: Date?
-    /// Override `snapshots.dir`.
+    /// Override `snapshots.dir` (and `snapshots.store`: the folder is used).
     package var snapshotDirectory: URL?
+    /// The store to read the last snapshot from and commit to, instead of the configured one:
+    /// `tvguide serve` passes the one its follower watches.
+    package var store: (any SnapshotStorage)?
     /// Fetch every audience day again, even those the last snapshot already has.
     package var refreshAudiences: Bool
 
-    package init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil, refreshAudiences: Bool = false) {
+    package init(now: Date, from: Date? = nil, to: Date? = nil, snapshotDirectory: URL? = nil, refreshAudiences: Bool = false,
+                 store: (any SnapshotStorage)? = nil) {
+        self.store = store
         self.now = now
         self.from = from
         self.to = to
@@ -41,19 +46,46 @@ package enum BuildError: Error, CustomStringConvertible {
 
 /// providers → chain → merge → snapshot: the main job.
 package enum GuideBuilder {
+    /// Builds and commits a guide. With a shared store (PostgreSQL) it waits for any other
+    /// builder to finish first, so two builds never run at once.
     package static func build(
         configuration: GuideConfiguration, request: BuildRequest, catalogue: ProviderCatalogue = .standard,
         progress: @escaping @Sendable (ChainProgress) -> Void = { _ in }
+    ) async throws -> RunSummary {
+        let store = try request.store ?? SnapshotStores.make(configuration, directory: request.snapshotDirectory)
+        guard let shared = store as? any SharedSnapshotStorage else {
+            return try await build(configuration: configuration, request: request, store: store, catalogue: catalogue, progress: progress)
+        }
+        return try await shared.asBuilder {
+            try await build(configuration: configuration, request: request, store: shared, catalogue: catalogue, progress: progress)
+        }
+    }
+
+    /// `tvguide serve`'s refresh: with a shared store, builds only when no other replica is
+    /// building and `latest` is older than `interval` (nil otherwise: the follower brings the
+    /// other replica's guide); with a folder, always.
+    package static func buildIfDue(configuration: GuideConfiguration, request: BuildRequest, interval: Duration) async throws -> RunSummary? {
+        let store = try request.store ?? SnapshotStores.make(configuration, directory: request.snapshotDirectory)
+        guard let shared = store as? any SharedSnapshotStorage else {
+            return try await build(configuration: configuration, request: request, store: store, catalogue: .standard, progress: { _ in })
+        }
+        return try await shared.asBuilderIfDue(fresh: interval) {
+            try await build(configuration: configuration, request: request, store: shared, catalogue: .standard, progress: { _ in })
+        }
+    }
+
+    private static func build(
+        configuration: GuideConfiguration, request: BuildRequest, store: any SnapshotStorage, catalogue: ProviderCatalogue,
+        progress: @escaping @Sendable (ChainProgress) -> Void
     ) async throws -> RunSummary {
         let started = ContinuousClock.now
         let window = configuration.timeWindow(now: request.now, from: request.from, to: request.to)
         guard window.to > window.from else { throw BuildError.invalidWindow(from: window.from, to: window.to) }
         let clock = RunClock(fixedAt: request.now)
-        let store = SnapshotStore(directory: request.snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
         var configuration = configuration
         var playlist: PlaylistChannels?
         if let source = PlaylistSource(configuration: configuration, clock: clock) {
-            var read = await PlaylistChannels.read(source) { try? store.loadLatest() }
+            var read = await PlaylistChannels.read(source) { try? await store.latest() }
             configuration.channels = read.channelMap(configuration.channels, location: SourceLocation(file: configuration.file, line: 1, column: 1))
             playlist = read
         }
@@ -70,7 +102,7 @@ package enum GuideBuilder {
         let somethingMissing = result.channels.contains { result.owners[$0.id] == nil } || result.providers.contains { $0.status == .failed }
         if somethingMissing || audience.chain != nil {
             do {
-                previous = try store.loadLatest()
+                previous = try await store.latest()
             } catch {
                 previousWarning = "the last snapshot could not be read, so no stale data or audience days can be kept: \(error)"
             }
@@ -81,7 +113,7 @@ package enum GuideBuilder {
         var metadataElapsed: Duration?
         if let enricher = metadata.enricher, !result.owners.isEmpty {
             let enrichmentStarted = ContinuousClock.now
-            let enrichment = await enricher.enrich(snapshot.programmes, lastGood: { [previous] in previous ?? (try? store.loadLatest()) })
+            let enrichment = await enricher.enrich(snapshot.programmes, lastGood: { [previous] in if let previous { previous } else { try? await store.latest() } })
             snapshot.programmes = enrichment.programmes
             snapshot.works = enrichment.works
             snapshot.report.metadata = enrichment.report
@@ -110,7 +142,7 @@ package enum GuideBuilder {
             summary.total = ContinuousClock.now - started
             throw BuildError.nothingServed(summary)
         }
-        summary.written = try store.write(snapshot)
+        summary.written = try await store.commit(snapshot)
         summary.total = ContinuousClock.now - started
         return summary
     }

@@ -68,11 +68,11 @@ struct PlaylistChannels {
     var added: Set<String> = []
 
     /// Reads the playlist; on failure, the last snapshot's matches stand in.
-    static func read(_ source: PlaylistSource, previous: () -> Snapshot?) async -> PlaylistChannels {
+    static func read(_ source: PlaylistSource, previous: () async -> Snapshot?) async -> PlaylistChannels {
         do {
             return PlaylistChannels(playlist: try await source.load(), source: source.description)
         } catch {
-            return PlaylistChannels(playlist: nil, source: source.description, error: error.description, lastGood: previous()?.report.playlist)
+            return PlaylistChannels(playlist: nil, source: source.description, error: error.description, lastGood: await previous()?.report.playlist)
         }
     }
 

@@ -10,7 +10,8 @@ package struct RunSummary: Sendable {
     /// Wall time of metadata enrichment, when the configuration has metadata chains.
     package var metadataElapsed: Duration?
     package var total: Duration
-    package var written: URL?
+    /// Where the snapshot went: a file's path, or the store's URL (no password) and its number.
+    package var written: String?
 
     package func text() -> String {
         var lines: [String] = []
@@ -68,7 +69,7 @@ package struct RunSummary: Sendable {
             lines.append("Warning: \(warning)")
         }
         if let written {
-            lines.append("Snapshot: \(written.path) (window \(ISOTime.format(snapshot.window.from)) → \(ISOTime.format(snapshot.window.to)))")
+            lines.append("Snapshot: \(written) (window \(ISOTime.format(snapshot.window.from)) → \(ISOTime.format(snapshot.window.to)))")
         }
         lines.append("Done in \(Self.format(total)).")
         // Messages quote what sources sent: shown, never obeyed by the terminal, cut when very long.

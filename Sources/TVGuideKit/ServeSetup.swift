@@ -8,32 +8,39 @@ import XMLTV
 /// and the XMLTV writer, without knowing the modules behind them.
 package enum ServeSetup {
     /// - Parameters:
-    ///   - snapshotDirectory: instead of the configured `snapshots.dir`.
-    ///   - refresh: false serves the loaded guide without rebuilding it.
-    package static func source(configuration: GuideConfiguration, snapshotDirectory: URL?, refresh: Bool,
-                              clock: @escaping @Sendable () -> Date) -> GuideSource {
-        let store = SnapshotStore(directory: snapshotDirectory ?? configuration.snapshots.directory, keep: configuration.snapshots.keep)
-        let rebuild: (@Sendable () async throws -> RefreshOutcome)? = refresh ? { @Sendable in
+    ///   - store: where snapshots are read and committed (`SnapshotStores.make`); a shared one is
+    ///     followed, and replicas take turns to build into it.
+    ///   - refreshInterval: how often a refresh comes; nil or `refresh` false serves the loaded
+    ///     guide without rebuilding it (a shared store's commits still arrive).
+    package static func source(configuration: GuideConfiguration, store: any SnapshotStorage, refresh: Bool, refreshInterval: Duration?,
+                               clock: @escaping @Sendable () -> Date) -> GuideSource {
+        let rebuild: (@Sendable () async throws -> RefreshOutcome?)? = refresh ? { @Sendable in
             do {
-                let summary = try await GuideBuilder.build(configuration: configuration,
-                                                           request: BuildRequest(now: clock(), snapshotDirectory: store.directory))
-                return RefreshOutcome(snapshot: summary.snapshot, requests: summary.timings.mapValues { $0.requests })
+                let request = BuildRequest(now: clock(), store: store)
+                let built = try await GuideBuilder.buildIfDue(configuration: configuration, request: request, interval: refreshInterval ?? .zero)
+                return built.map { RefreshOutcome(snapshot: $0.snapshot, requests: $0.timings.mapValues { $0.requests }) }
             } catch {
                 // The error is shown by /health, which no log handler filters.
                 throw RefreshFailure(description: SecretValues.shared.redact(String(describing: error)))
             }
         } : nil
         var source = GuideSource(
-            loadLatest: { try store.loadLatest() },
             refresh: rebuild,
             xmltv: { snapshot in try XMLTVWriter.write(channels: snapshot.channels, programmes: snapshot.programmes) },
             gzip: { data in try Gzip.compress(data) },
             clock: clock)
+        source.shared = store as? any SharedSnapshotStorage
         if let playlist = PlaylistSource(configuration: configuration) {
             let keeper = PlaylistKeeper(source: playlist)
             source.playlist = { await keeper.current() }
         }
         return source
+    }
+
+    /// The snapshot to serve at start-up; from a shared store, the one its follower then counts as served.
+    package static func latest(_ store: any SnapshotStorage) async throws -> Snapshot? {
+        if let shared = store as? any SharedSnapshotStorage { return try await shared.latestToServe() }
+        return try await store.latest()
     }
 
     /// The configuration's line-ups and channel order, a refresh every `cache.ttl` unless `refreshInterval` says

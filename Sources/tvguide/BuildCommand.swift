@@ -51,8 +51,17 @@ struct BuildCommand: AsyncParsableCommand {
         }
         SecretValues.shared.add(configuration.environmentValues)
         let display = ProgressDisplay(quiet: quiet)
-        let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) },
-                                   refreshAudiences: refreshAudiences)
+        let directory = snapshots.map { URL(fileURLWithPath: $0) }
+        let store: any SnapshotStorage
+        do {
+            store = try SnapshotStores.make(configuration, directory: directory)
+        } catch {
+            // A store URL it cannot use (no user, TLS asked for) is a configuration error.
+            printError("error: \(error)")
+            throw Exit.invalid
+        }
+        let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: directory,
+                                   refreshAudiences: refreshAudiences, store: store)
         // The report of a run that served nothing is printed even with --quiet: it says why.
         try await buildGuide(configuration, request, progress: { display.handle($0) }) { summary, served in
             if served && quiet { return }

@@ -77,16 +77,24 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServeSetup.settings(configuration: configuration, host: host, port: port,
                                            refreshInterval: refreshInterval.flatMap(DurationText.parse), reminderMinutes: reminderMinutes,
                                            corsOrigins: corsOrigins)
-        let source = ServeSetup.source(configuration: configuration, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) },
-                                       refresh: !noRefresh, clock: clock)
-        let logger = Logger(label: "tvguide.serve")
-        let server: GuideServer
+        let store: any SnapshotStorage
         do {
-            server = try GuideServer(settings: settings, source: source, logger: logger)
+            store = try SnapshotStores.make(configuration, directory: snapshots.map { URL(fileURLWithPath: $0) })
+        } catch {
+            printError("error: \(error)")
+            throw Exit.invalid
+        }
+        let source = ServeSetup.source(configuration: configuration, store: store, refresh: !noRefresh,
+                                       refreshInterval: settings.refreshInterval, clock: clock)
+        let logger = Logger(label: "tvguide.serve")
+        let latest: Snapshot?
+        do {
+            latest = try await ServeSetup.latest(store)
         } catch {
             printError("error: could not read the last snapshot: \(error)")
             throw Exit.failed
         }
+        let server = GuideServer(settings: settings, source: source, latest: latest, logger: logger)
         let host = self.host
         do {
             try await server.run { port in

@@ -165,6 +165,22 @@ import Testing
         #expect(try options.int("retries") == 5)
     }
 
+    @Test func aPostgresStoreTakesItsPasswordFromTheEnvironmentAndNeverShowsIt() throws {
+        let config = try parse(minimalYAML + #"snapshots: { store: "postgres://tv:${PGPW}@db:5432/guide", keep: 3 }"#,
+                               environment: ["PGPW": "hunter2-secret"])
+        #expect(config.snapshots.store?.password == "hunter2-secret")
+        #expect(config.snapshots.keep == 3)
+        #expect(config.environmentValues.contains("hunter2-secret"), "the CLI keeps it out of every log line")
+        var dumped = ""
+        dump(config, to: &dumped)
+        #expect(!dumped.contains("hunter2-secret"))
+        #expect(dumped.contains("postgres://db:5432/guide"))
+        let notPostgres = try #require(parseError(minimalYAML + #"snapshots: { store: "mysql://tv:pw1234@db/guide" }"#))
+        #expect(notPostgres.description.contains("postgres://user@host:5432/db"))
+        #expect(!notPostgres.description.contains("pw1234"))
+        #expect(try parse(minimalYAML).snapshots.store == nil, "the folder stays the default")
+    }
+
     @Test func dumpingTheConfigurationRevealsNoSecret() throws {
         let config = try parse(Self.realistic, environment: ["TMDB_API_KEY": "s3cr3t-value", "UNRELATED": "other-secret"])
         var dumped = ""

@@ -28,6 +28,18 @@ import TestSupport
         }
     }
 
+    @Test func aSnapshotStoreItCannotUseIsAConfigurationErrorThatHidesThePassword() async throws {
+        let scratch = try Scratch()
+        try scratch.write("providers.yaml", try defaultConfig(miguiatv: "http://127.0.0.1:9/").replacingOccurrences(
+            of: "snapshots: { dir: snapshots, keep: 14 }", with: #"snapshots: { store: "postgres://tv:${PGPW}@db.invalid/guide?sslmode=require" }"#))
+        for command in [["build"], ["serve", "--port", "0"]] {
+            let run = try await CLI.run(command + ["--config", scratch.file("providers.yaml").path], environment: ["PGPW": "hunter2-pw"])
+            #expect(run.status == 2, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("sslmode=require is not supported"), "\(run.stderr)")
+            #expect(!run.stderr.contains("hunter2-pw") && !run.stdout.contains("hunter2-pw"))
+        }
+    }
+
     @Test func anUnknownTypeListsTheKnownOnes() async throws {
         let scratch = try Scratch()
         let file = try scratch.write("providers.yaml", """

@@ -44,13 +44,13 @@ enum RouterFuzz {
         do {
             let snapshot = try SnapshotStore.load(URL(fileURLWithPath: "Fixtures/golden/offline-default.json"))
             let source = GuideSource(
-                loadLatest: { snapshot }, refresh: nil,
+                refresh: nil,
                 xmltv: { try XMLTVWriter.write(channels: $0.channels, programmes: $0.programmes) },
                 gzip: { try Gzip.compress($0) },
                 clock: { Date(timeIntervalSince1970: 1_792_609_200) })
             var logger = Logger(label: "fuzz.router")
             logger.logLevel = .critical
-            let server = try GuideServer(settings: ServerSettings(port: 0, lineups: ["main": ["La1.es", "Antena3.es"]]), source: source, logger: logger)
+            let server = GuideServer(settings: ServerSettings(port: 0, lineups: ["main": ["La1.es", "Antena3.es"]]), source: source, latest: snapshot, logger: logger)
             let responder = GuideServer.makeRouter(server.serving).router.buildResponder()
             let contract = try Contract(yaml: String(decoding: OpenAPIDocument.yaml, as: UTF8.self))
             return Driver(responder: responder, logger: logger, contract: contract)

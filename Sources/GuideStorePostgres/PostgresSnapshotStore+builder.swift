@@ -1,0 +1,67 @@
+import Foundation
+import GuideCore
+import PostgresNIO
+
+extension PostgresSnapshotStore {
+    /// Waits for the builder lock (`pg_advisory_lock`), then builds. The lock lives on its own
+    /// connection: PostgreSQL frees it when that connection ends, however the builder ends (a
+    /// SIGKILL included), and the commit goes through it.
+    package func asBuilder<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        let connection = try await connect()
+        do {
+            try await attempt("wait for the builder lock") {
+                try await prepareSchema(connection)
+                try await connection.query("SELECT pg_advisory_lock(\(Self.builderLock))", logger: logger)
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return try await build(holding: connection, body)
+    }
+
+    /// Takes the builder lock if it is free (`pg_try_advisory_lock`) and `latest` was committed
+    /// longer than 90% of `fresh` ago (by the database's clock, the one all replicas share;
+    /// 90% because the replicas' timers drift), then builds; else nil at once.
+    package func asBuilderIfDue<T: Sendable>(fresh: Duration, _ body: @Sendable () async throws -> T) async throws -> T? {
+        let connection = try await connect()
+        let due: Bool
+        do {
+            due = try await attempt("take the builder lock") {
+                try await prepareSchema(connection)
+                var locked = false
+                for try await row in try await connection.query("SELECT pg_try_advisory_lock(\(Self.builderLock))", logger: logger).decode(Bool.self) {
+                    locked = row
+                }
+                guard locked else { return false }
+                let ages = try await connection.query("""
+                    SELECT extract(epoch FROM now() - s.committed_at)::float8
+                    FROM tvguide_latest l JOIN tvguide_snapshot s ON s.id = l.snapshot_id
+                    """, logger: logger).decode(Double.self)
+                for try await age in ages where age < 0.9 * Double(fresh.components.seconds) { return false }
+                return true
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        guard due else {
+            // Closing frees the lock if it was taken.
+            try? await connection.close()
+            return nil
+        }
+        return try await build(holding: connection, body)
+    }
+
+    /// Runs `body` with `connection` as the builder's, then closes it, which frees the lock.
+    private func build<T: Sendable>(holding connection: PostgresConnection, _ body: @Sendable () async throws -> T) async throws -> T {
+        do {
+            let value = try await Self.$builderConnection.withValue(connection) { try await body() }
+            try? await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
