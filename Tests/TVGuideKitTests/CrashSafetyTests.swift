@@ -30,7 +30,9 @@ import TestSupport
             var tally = KillTally(phase: .fetching)
             for iteration in 0..<settings.iterations {
                 let start = iteration.isMultiple(of: 2) ? rig.fresh : rig.fromOld
-                let after = Duration.milliseconds(Int.random(in: 0...rig.calibrated.milliseconds, using: &generator))
+                // Within the first half of the calibrated run: a run under less load than the
+                // calibration's can take half as long, and a kill after its end tests nothing.
+                let after = Duration.milliseconds(Int.random(in: 0...rig.calibrated.milliseconds / 2, using: &generator))
                 try await rig.killAndRecover(iteration, from: start, into: &tally) { process in
                     await process.send(SIGKILL, after: after)
                 }
