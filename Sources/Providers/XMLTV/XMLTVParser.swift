@@ -734,16 +734,11 @@ private final class ReaderRun {
     /// How many `<programme` start tags the bytes hold, by a plain byte search: far cheaper than
     /// the parse, and it lets the programme array be allocated once.
     static func countProgrammeTags(in bytes: UnsafeRawBufferPointer) -> Int {
-        let tag = Array("<programme".utf8)
-        let text = bytes.bindMemory(to: UInt8.self)
-        guard let base = text.baseAddress else { return 0 }
         var count = 0
-        var offset = 0
-        while offset + tag.count <= text.count,
-              let found = memchr(base + offset, 0x3C, text.count - offset) {
-            let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if at + tag.count <= text.count, base[at + 1] == 0x70, memcmp(base + at, tag, tag.count) == 0 { count += 1 }
-            offset = at + 1
+        var from = 0
+        while let at = XMLTVParts.find("<programme", in: bytes, from: from) {
+            count += 1
+            from = at + 1
         }
         return count
     }

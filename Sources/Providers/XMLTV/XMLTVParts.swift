@@ -90,7 +90,8 @@ struct XMLTVParts: @unchecked Sendable {
         return nil
     }
 
-    private static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+    /// Where `needle` first stands at or after `from`: memchr for its first byte, then memcmp.
+    static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let first = Int32(needle.utf8Start.pointee)
         var offset = from
