@@ -15,16 +15,20 @@ guide: deps
 # limits, slow clients, kills at timed moments) run on their own after the rest: beside 600 CPU-bound tests on 2 cores
 # their servers' tasks wait past those deadlines, which would test the machine, not the code.
 # The replicas' suites start PostgreSQL clusters and tvguide processes, and time a 2 s follow:
-# they run last, alone, so that their load does not move the timed suites' deadlines either.
+# they run last, alone, so that their load does not move the timed suites' deadlines either; and
+# the 2 s follow itself is timed after them, alone too (CONVERGENCE_SUITES).
 TIMED_SUITES := ChaosTests|ChaosTransportTests|RetryTests|CacheTests|HTTP11Tests|HardeningTests|SlowClientTests|CrashSafetyTests
 STORE_SUITES := PostgresSnapshotStoreTests|ReplicaTests
+CONVERGENCE_SUITES := ReplicaConvergenceTests
 test: deps
-	swift test --skip "$(TIMED_SUITES)|$(STORE_SUITES)"
+	swift test --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
 	swift test --skip-build --filter "$(TIMED_SUITES)"
 	swift test --skip-build --filter "$(STORE_SUITES)"
-	scripts/test-shifted-clock --skip "$(TIMED_SUITES)|$(STORE_SUITES)"
+	swift test --skip-build --filter "$(CONVERGENCE_SUITES)"
+	scripts/test-shifted-clock --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
 	scripts/test-shifted-clock --filter "$(TIMED_SUITES)"
 	scripts/test-shifted-clock --filter "$(STORE_SUITES)"
+	scripts/test-shifted-clock --filter "$(CONVERGENCE_SUITES)"
 	scripts/test-install
 
 bench: deps

@@ -7,59 +7,13 @@ import TestSupport
 /// Replicas of `tvguide serve` sharing a PostgreSQL store, as real processes of the built binary
 /// against a throw-away cluster: they converge on every commit, one of them builds at a time, a
 /// builder killed mid-commit leaves `latest` whole, and a restart of PostgreSQL costs nothing
-/// but freshness. Timed (seconds-long deadlines), so `make test` runs it among TIMED_SUITES.
+/// but freshness. `make test` runs it after the other suites; the 2 s convergence is timed
+/// apart, in ReplicaConvergenceTests.
 @Suite(.enabled(if: PostgresCluster.binaries != nil, "PostgreSQL's initdb and postgres were not found (apt-get install postgresql; .ci/run installs it)"))
 struct ReplicaTests {
     static let first = "2026-10-21T19:00:00Z"
     static let second = "2026-10-21T20:00:00Z"
     static let third = "2026-10-21T21:00:00Z"
-
-    @Test func threeReplicasAndABuilderConvergeWithinTwoSecondsOfTheCommit() async throws {
-        try await PostgresCluster.run { cluster in
-            // One day of one XMLTV file, no metadata or audiences: the 2 s are the store's to keep,
-            // not a debug build's decoding of a large guide three times at once on a loaded CI
-            // machine (bench/replicas.sh times large guides).
-            let deployment = try Deployment(cluster, yaml: """
-                window: { past: 0d, days: 1 }
-                snapshots: {}
-                guide: [sample]
-                providers:
-                  sample: { type: xmltv, url: \(Fixtures.url("xmltv/sample.xml").path) }
-                """)
-            let seeded = try await deployment.build(now: Self.first)
-            #expect(seeded.status == 0, "\(seeded.stderr)")
-            var replicas: [ServeProcess] = []
-            for _ in 0..<3 {
-                replicas.append(try await deployment.serve(["--no-refresh"]))
-            }
-            for replica in replicas {
-                #expect(try await replica.servedGeneratedAt() == Self.first)
-                try await replica.wait("the store live") { try await $0.storeHealth()["state"] as? String == "live" }
-            }
-            for now in [Self.second, Self.third] {
-                let built = try await deployment.build(now: now)
-                // The builder has committed by the time it exits: from here every replica has 2 s.
-                let committed = ContinuousClock.now
-                #expect(built.status == 0, "\(built.stderr)")
-                for replica in replicas {
-                    try await replica.wait("\(now) served", within: .seconds(10)) { try await $0.servedGeneratedAt() == now }
-                }
-                let converged = ContinuousClock.now - committed
-                print("ReplicaTests: 3 replicas serve the build of \(now) \(converged) after its builder exited")
-                #expect(converged < .seconds(2))
-            }
-            let health = try await replicas[0].json("/health")
-            #expect(health["origin"] as? String == "store")
-            #expect((health["store"] as? [String: Any])?["followed"] as? Int == 2)
-            #expect((try await replicas[0].get("/metrics")).contains("tvguide_store_snapshots_total 2"))
-            for replica in replicas {
-                let health = try await replica.get("/health")
-                #expect(!health.contains(cluster.password) && !replica.stderr.contains(cluster.password), "the store's password leaked")
-                #expect(health.contains("postgres://127.0.0.1:\(cluster.port)/postgres"))
-                #expect(try await replica.terminate() == 0)
-            }
-        }
-    }
 
     @Test func aBuilderKilledMidCommitLeavesLatestWholeAndAnotherReplicaTakesOver() async throws {
         try await PostgresCluster.run { cluster in
@@ -120,7 +74,7 @@ struct ReplicaTests {
             }
             #expect(try await deployment.build(now: Self.second).status == 0)
             for replica in replicas {
-                try await replica.wait("the commit after the restart", within: .seconds(2)) { try await $0.servedGeneratedAt() == Self.second }
+                try await replica.wait("the commit after the restart", within: .seconds(10)) { try await $0.servedGeneratedAt() == Self.second }
                 #expect(!replica.stderr.contains(cluster.password))
                 #expect(try await replica.terminate() == 0)
             }
