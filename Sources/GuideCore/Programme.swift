@@ -7,6 +7,10 @@ public enum ProgrammeKind: String, Codable, Sendable, CaseIterable {
 
 /// One airing on one channel. Identity is (channel, start), and the place among the airings
 /// sharing that start (clumps).
+///
+/// A guide holds hundreds of thousands of these, so what most airings carry is stored inline and
+/// the rest (episode numbering, credits, ratings, audio…) behind one reference shared until
+/// written (`ProgrammeDetails`): an airing without any of it is 216 bytes instead of 576.
 public struct Programme: Codable, Sendable, Hashable {
     public var channel: String
     public var start: Date
@@ -17,33 +21,9 @@ public struct Programme: Codable, Sendable, Hashable {
     public var synopsis: String?
     /// The language of `title`, `subtitle` and `synopsis`.
     public var textLanguage: String?
-    /// Further titles, sub-titles and descriptions (other languages), in source order.
-    public var otherTexts: [ProgrammeText]?
     public var kind: ProgrammeKind?
     public var categories: [LocalizedText]?
-    public var keywords: [LocalizedText]?
-    /// The source's date of production as given (`2006`, `20061011`).
-    public var date: String?
-    public var year: Int?
-    public var episode: Episode?
-    public var credits: [Credit]?
-    /// Spoken language and original language.
-    public var language: String?
-    public var originalLanguage: String?
-    public var countries: [String]?
-    /// Running time in seconds, when the source gives one apart from start and stop.
-    public var length: Int?
     public var images: [ImageRef]?
-    public var urls: [String]?
-    public var video: VideoInfo?
-    public var audio: AudioInfo?
-    public var previouslyShown: PreviouslyShown?
-    public var premiere: Bool?
-    public var lastChance: Bool?
-    public var isNew: Bool?
-    public var subtitles: [SubtitleInfo]?
-    public var ratings: [Rating]?
-    public var starRatings: [Rating]?
     /// Ids in other systems, keyed by system: `miguiatv`, `tmdb`, `imdb`, `thetvdb`…
     public var providerIDs: [String: String]?
     /// The provider that supplied this airing.
@@ -53,12 +33,98 @@ public struct Programme: Codable, Sendable, Hashable {
     /// Its place, from 1, among this channel's airings that share its start (an XMLTV clump, or
     /// two programmes a source gives the same slot), in tv_sort's order; nil for the first.
     public var sameStartIndex: Int?
+    private var detailsBox: DetailsBox?
     private var xmltvBox: Boxed<XMLTVExtras>?
 
     /// What an XMLTV source said that only an XMLTV export uses; nil when it said none of it.
     public var xmltv: XMLTVExtras? {
         get { xmltvBox?.value }
         set { xmltvBox = newValue.flatMap { $0.isEmpty ? nil : Boxed($0) } }
+    }
+
+    /// Further titles, sub-titles and descriptions (other languages), in source order.
+    public var otherTexts: [ProgrammeText]? {
+        get { detailsBox?.details.otherTexts }
+        set { changeDetails { $0.otherTexts = newValue } }
+    }
+    public var keywords: [LocalizedText]? {
+        get { detailsBox?.details.keywords }
+        set { changeDetails { $0.keywords = newValue } }
+    }
+    /// The source's date of production as given (`2006`, `20061011`).
+    public var date: String? {
+        get { detailsBox?.details.date }
+        set { changeDetails { $0.date = newValue } }
+    }
+    public var year: Int? {
+        get { detailsBox?.details.year }
+        set { changeDetails { $0.year = newValue } }
+    }
+    public var episode: Episode? {
+        get { detailsBox?.details.episode }
+        set { changeDetails { $0.episode = newValue } }
+    }
+    public var credits: [Credit]? {
+        get { detailsBox?.details.credits }
+        set { changeDetails { $0.credits = newValue } }
+    }
+    /// Spoken language.
+    public var language: String? {
+        get { detailsBox?.details.language }
+        set { changeDetails { $0.language = newValue } }
+    }
+    public var originalLanguage: String? {
+        get { detailsBox?.details.originalLanguage }
+        set { changeDetails { $0.originalLanguage = newValue } }
+    }
+    public var countries: [String]? {
+        get { detailsBox?.details.countries }
+        set { changeDetails { $0.countries = newValue } }
+    }
+    /// Running time in seconds, when the source gives one apart from start and stop.
+    public var length: Int? {
+        get { detailsBox?.details.length }
+        set { changeDetails { $0.length = newValue } }
+    }
+    public var urls: [String]? {
+        get { detailsBox?.details.urls }
+        set { changeDetails { $0.urls = newValue } }
+    }
+    public var video: VideoInfo? {
+        get { detailsBox?.details.video }
+        set { changeDetails { $0.video = newValue } }
+    }
+    public var audio: AudioInfo? {
+        get { detailsBox?.details.audio }
+        set { changeDetails { $0.audio = newValue } }
+    }
+    public var previouslyShown: PreviouslyShown? {
+        get { detailsBox?.details.previouslyShown }
+        set { changeDetails { $0.previouslyShown = newValue } }
+    }
+    public var premiere: Bool? {
+        get { detailsBox?.details.premiere }
+        set { changeDetails { $0.premiere = newValue } }
+    }
+    public var lastChance: Bool? {
+        get { detailsBox?.details.lastChance }
+        set { changeDetails { $0.lastChance = newValue } }
+    }
+    public var isNew: Bool? {
+        get { detailsBox?.details.isNew }
+        set { changeDetails { $0.isNew = newValue } }
+    }
+    public var subtitles: [SubtitleInfo]? {
+        get { detailsBox?.details.subtitles }
+        set { changeDetails { $0.subtitles = newValue } }
+    }
+    public var ratings: [Rating]? {
+        get { detailsBox?.details.ratings }
+        set { changeDetails { $0.ratings = newValue } }
+    }
+    public var starRatings: [Rating]? {
+        get { detailsBox?.details.starRatings }
+        set { changeDetails { $0.starRatings = newValue } }
     }
 
     public init(channel: String, start: Date, stop: Date? = nil, title: String, source: String) {
@@ -76,14 +142,162 @@ public struct Programme: Codable, Sendable, Hashable {
         return sameStartIndex.map { "\(base).\($0)" } ?? base
     }
 
+    /// Writes into the details in place when no other programme shares them (a copy shares
+    /// them until one is written), and drops them once they are all empty, so that equal
+    /// programmes are equal whatever was set and cleared on the way.
+    private mutating func changeDetails(_ change: (inout ProgrammeDetails) -> Void) {
+        guard detailsBox != nil else {
+            var details = ProgrammeDetails()
+            change(&details)
+            if details != ProgrammeDetails() { detailsBox = DetailsBox(details) }
+            return
+        }
+        if !isKnownUniquelyReferenced(&detailsBox) { detailsBox = DetailsBox(detailsBox!.details) }
+        change(&detailsBox!.details)
+        if detailsBox!.details == ProgrammeDetails() { detailsBox = nil }
+    }
+
     enum CodingKeys: String, CodingKey {
         case channel, start, stop, title, subtitle, synopsis, textLanguage, otherTexts, kind
         case categories, keywords, date, year, episode, credits, language, originalLanguage
         case countries, length, images, urls, video, audio, previouslyShown, premiere, lastChance
         case isNew = "new"
         case subtitles, ratings, starRatings, providerIDs, source, work, sameStartIndex
-        case xmltvBox = "xmltv"
+        case xmltv
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(channel: try container.decode(String.self, forKey: .channel), start: try container.decode(Date.self, forKey: .start),
+                  stop: try container.decodeIfPresent(Date.self, forKey: .stop), title: try container.decode(String.self, forKey: .title),
+                  source: try container.decode(String.self, forKey: .source))
+        subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+        synopsis = try container.decodeIfPresent(String.self, forKey: .synopsis)
+        textLanguage = try container.decodeIfPresent(String.self, forKey: .textLanguage)
+        otherTexts = try container.decodeIfPresent([ProgrammeText].self, forKey: .otherTexts)
+        kind = try container.decodeIfPresent(ProgrammeKind.self, forKey: .kind)
+        categories = try container.decodeIfPresent([LocalizedText].self, forKey: .categories)
+        keywords = try container.decodeIfPresent([LocalizedText].self, forKey: .keywords)
+        date = try container.decodeIfPresent(String.self, forKey: .date)
+        year = try container.decodeIfPresent(Int.self, forKey: .year)
+        episode = try container.decodeIfPresent(Episode.self, forKey: .episode)
+        credits = try container.decodeIfPresent([Credit].self, forKey: .credits)
+        language = try container.decodeIfPresent(String.self, forKey: .language)
+        originalLanguage = try container.decodeIfPresent(String.self, forKey: .originalLanguage)
+        countries = try container.decodeIfPresent([String].self, forKey: .countries)
+        length = try container.decodeIfPresent(Int.self, forKey: .length)
+        images = try container.decodeIfPresent([ImageRef].self, forKey: .images)
+        urls = try container.decodeIfPresent([String].self, forKey: .urls)
+        video = try container.decodeIfPresent(VideoInfo.self, forKey: .video)
+        audio = try container.decodeIfPresent(AudioInfo.self, forKey: .audio)
+        previouslyShown = try container.decodeIfPresent(PreviouslyShown.self, forKey: .previouslyShown)
+        premiere = try container.decodeIfPresent(Bool.self, forKey: .premiere)
+        lastChance = try container.decodeIfPresent(Bool.self, forKey: .lastChance)
+        isNew = try container.decodeIfPresent(Bool.self, forKey: .isNew)
+        subtitles = try container.decodeIfPresent([SubtitleInfo].self, forKey: .subtitles)
+        ratings = try container.decodeIfPresent([Rating].self, forKey: .ratings)
+        starRatings = try container.decodeIfPresent([Rating].self, forKey: .starRatings)
+        providerIDs = try container.decodeIfPresent([String: String].self, forKey: .providerIDs)
+        work = try container.decodeIfPresent(String.self, forKey: .work)
+        sameStartIndex = try container.decodeIfPresent(Int.self, forKey: .sameStartIndex)
+        xmltv = try container.decodeIfPresent(XMLTVExtras.self, forKey: .xmltv)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(channel, forKey: .channel)
+        try container.encode(start, forKey: .start)
+        try container.encodeIfPresent(stop, forKey: .stop)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(subtitle, forKey: .subtitle)
+        try container.encodeIfPresent(synopsis, forKey: .synopsis)
+        try container.encodeIfPresent(textLanguage, forKey: .textLanguage)
+        try container.encodeIfPresent(otherTexts, forKey: .otherTexts)
+        try container.encodeIfPresent(kind, forKey: .kind)
+        try container.encodeIfPresent(categories, forKey: .categories)
+        try container.encodeIfPresent(keywords, forKey: .keywords)
+        try container.encodeIfPresent(date, forKey: .date)
+        try container.encodeIfPresent(year, forKey: .year)
+        try container.encodeIfPresent(episode, forKey: .episode)
+        try container.encodeIfPresent(credits, forKey: .credits)
+        try container.encodeIfPresent(language, forKey: .language)
+        try container.encodeIfPresent(originalLanguage, forKey: .originalLanguage)
+        try container.encodeIfPresent(countries, forKey: .countries)
+        try container.encodeIfPresent(length, forKey: .length)
+        try container.encodeIfPresent(images, forKey: .images)
+        try container.encodeIfPresent(urls, forKey: .urls)
+        try container.encodeIfPresent(video, forKey: .video)
+        try container.encodeIfPresent(audio, forKey: .audio)
+        try container.encodeIfPresent(previouslyShown, forKey: .previouslyShown)
+        try container.encodeIfPresent(premiere, forKey: .premiere)
+        try container.encodeIfPresent(lastChance, forKey: .lastChance)
+        try container.encodeIfPresent(isNew, forKey: .isNew)
+        try container.encodeIfPresent(subtitles, forKey: .subtitles)
+        try container.encodeIfPresent(ratings, forKey: .ratings)
+        try container.encodeIfPresent(starRatings, forKey: .starRatings)
+        try container.encodeIfPresent(providerIDs, forKey: .providerIDs)
+        try container.encode(source, forKey: .source)
+        try container.encodeIfPresent(work, forKey: .work)
+        try container.encodeIfPresent(sameStartIndex, forKey: .sameStartIndex)
+        try container.encodeIfPresent(xmltv, forKey: .xmltv)
+    }
+}
+
+/// Every field by name, as if all were stored inline: debuggers, `dump` and the tests that walk a
+/// programme's fields see the model, not how it is packed.
+extension Programme: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "channel": channel, "start": start, "stop": stop as Any, "title": title, "subtitle": subtitle as Any,
+            "synopsis": synopsis as Any, "textLanguage": textLanguage as Any, "otherTexts": otherTexts as Any,
+            "kind": kind as Any, "categories": categories as Any, "keywords": keywords as Any, "date": date as Any,
+            "year": year as Any, "episode": episode as Any, "credits": credits as Any, "language": language as Any,
+            "originalLanguage": originalLanguage as Any, "countries": countries as Any, "length": length as Any,
+            "images": images as Any, "urls": urls as Any, "video": video as Any, "audio": audio as Any,
+            "previouslyShown": previouslyShown as Any, "premiere": premiere as Any, "lastChance": lastChance as Any,
+            "isNew": isNew as Any, "subtitles": subtitles as Any, "ratings": ratings as Any, "starRatings": starRatings as Any,
+            "providerIDs": providerIDs as Any, "source": source, "work": work as Any, "sameStartIndex": sameStartIndex as Any,
+            "xmltv": xmltv as Any,
+        ], displayStyle: .struct)
+    }
+}
+
+/// The fields of `Programme` that most airings leave empty.
+struct ProgrammeDetails: Sendable, Hashable {
+    var otherTexts: [ProgrammeText]?
+    var keywords: [LocalizedText]?
+    var date: String?
+    var year: Int?
+    var episode: Episode?
+    var credits: [Credit]?
+    var language: String?
+    var originalLanguage: String?
+    var countries: [String]?
+    var length: Int?
+    var urls: [String]?
+    var video: VideoInfo?
+    var audio: AudioInfo?
+    var previouslyShown: PreviouslyShown?
+    var premiere: Bool?
+    var lastChance: Bool?
+    var isNew: Bool?
+    var subtitles: [SubtitleInfo]?
+    var ratings: [Rating]?
+    var starRatings: [Rating]?
+}
+
+/// `ProgrammeDetails` behind a reference. Unchecked: it is only written through
+/// `Programme.changeDetails`, when no other value holds it, so no two threads see a write.
+private final class DetailsBox: @unchecked Sendable, Hashable {
+    var details: ProgrammeDetails
+
+    init(_ details: ProgrammeDetails) {
+        self.details = details
+    }
+
+    static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool { lhs === rhs || lhs.details == rhs.details }
+
+    func hash(into hasher: inout Hasher) { details.hash(into: &hasher) }
 }
 
 public struct ProgrammeText: Codable, Sendable, Hashable {

@@ -13,6 +13,7 @@ struct ProgrammeJSONReader {
 
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
+    private var interner = Interner()
 
     /// The programmes of a JSON array, or nil when the reader gave up.
     static func programmes(in data: Data) -> [Programme]? {
@@ -83,6 +84,7 @@ struct ProgrammeJSONReader {
         programme.start = start
         programme.title = title
         programme.source = source
+        interner.intern(&programme)
         return programme
     }
 

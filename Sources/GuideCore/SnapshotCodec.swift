@@ -58,7 +58,7 @@ package enum SnapshotCodec {
     static func decode(_ data: Data, programmesPerChunk: Int) throws -> Snapshot {
         let snapshot: Snapshot
         do {
-            snapshot = try decodeInParallel(data, programmesPerChunk: programmesPerChunk) ?? decoder().decode(Snapshot.self, from: data)
+            snapshot = try decodeInParallel(data, programmesPerChunk: programmesPerChunk) ?? interned(decoder().decode(Snapshot.self, from: data))
         } catch let error as DecodingError {
             // A newer schema may fail to decode for reasons that say nothing useful; its version does.
             if let probe = try? decoder().decode(SchemaProbe.self, from: data), probe.schemaVersion > Snapshot.currentSchemaVersion {
@@ -190,9 +190,24 @@ extension SnapshotCodec {
             }
             let elements = layout.bytes(ofElements: bounds[task]..<bounds[task + 1])
             let chunk = data.bytes(elements, bracketed: true)
-            return .programmes(ProgrammeJSONReader.programmes(in: chunk) ?? (try? decoder().decode([Programme].self, from: chunk)))
+            return .programmes(ProgrammeJSONReader.programmes(in: chunk) ?? (try? decoder().decode([Programme].self, from: chunk)).map(interned))
         }
         return DecodedPiece.snapshot(pieces, expecting: layout.elementCount)
+    }
+
+    /// What `JSONDecoder` read, holding each repeated value once as `ProgrammeJSONReader`'s
+    /// programmes do.
+    private static func interned(_ programmes: [Programme]) -> [Programme] {
+        var interner = Interner()
+        var programmes = programmes
+        for index in programmes.indices { interner.intern(&programmes[index]) }
+        return programmes
+    }
+
+    private static func interned(_ snapshot: Snapshot) -> Snapshot {
+        var snapshot = snapshot
+        snapshot.programmes = interned(snapshot.programmes)
+        return snapshot
     }
 }
 

@@ -155,4 +155,16 @@ package enum CompactTime {
         out.append(0x5A)
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// Reads what `format` writes (`20261025T203000Z`), to the second.
+    package static func parse(_ text: Substring) -> Date? {
+        let b = Array(text.utf8)
+        guard b.count == 16, b[8] == 0x54, b[15] == 0x5A,
+              let year = ISOTime.number(b, 0, 4), let month = ISOTime.number(b, 4, 2), let day = ISOTime.number(b, 6, 2),
+              let hour = ISOTime.number(b, 9, 2), let minute = ISOTime.number(b, 11, 2), let second = ISOTime.number(b, 13, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(CivilTime.epochSeconds(year: year, month: month, day: day,
+                                                                               hour: hour, minute: minute, second: second)))
+    }
 }

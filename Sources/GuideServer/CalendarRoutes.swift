@@ -187,7 +187,7 @@ struct CalendarSearch: Sendable {
         for position in index.byStart {
             let programme = programmes[position]
             guard programme.end > now || programme.start >= now, channels.contains(programme.channel) else { continue }
-            if let foldedTitle, !index.searchTitles[position].contains(foldedTitle) { continue }
+            if let foldedTitle, !index.foldedTitle(at: position).contains(foldedTitle) { continue }
             if let kind, index.kind(of: programme) != kind { continue }
             if let foldedGenre, !index.genreNames(of: programme).contains(where: { SearchText.fold($0) == foldedGenre }) { continue }
             matches.append(programme)

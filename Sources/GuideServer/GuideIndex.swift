@@ -18,17 +18,21 @@ struct GuideIndex: Sendable {
     /// overlap (as in XMLTV), so the one just before a moment is not the only one that can reach
     /// past it, while these rise and can be searched.
     let latestEnds: [String: [Date]]
-    let programmePosition: [String: Int]
     /// Work id → indices into `snapshot.programmes` of its airings on every channel, by start.
     let airingsByWork: [String: [Int]]
-    /// Per programme, its title folded for accent- and case-insensitive search.
-    let searchTitles: [String]
+    /// Each distinct title, folded for accent- and case-insensitive search; a title is folded
+    /// and held once however often it airs.
+    let foldedTitles: [String]
+    /// Per programme, the place of its folded title in `foldedTitles`. Four bytes, where a
+    /// string per programme cost 16 and its copy, and the index's share of a guide's memory is
+    /// counted per programme (bench/scale.sh).
+    let titleNumbers: [Int32]
     let audiencesByDay: [Day: AudienceDay]
     /// Indices into `snapshot.programmes` by start, then channel: the whole guide in time order.
     let byStart: [Int]
-    /// Folded title → indices of the programmes with that title, by start: "other airings" of
-    /// programmes no work was matched for.
-    let airingsByTitle: [String: [Int]]
+    /// Indices of the programmes by title number, then start: each title's airings are one run
+    /// of it, found by binary search ("other airings" of programmes no work was matched for).
+    let byTitle: [Int32]
     /// Work id → its title and original title, folded, for search.
     let workSearchTitles: [String: [String]]
     /// `Programme.id` → the audience records joined to it, by day.
@@ -48,25 +52,30 @@ struct GuideIndex: Sendable {
             channelPosition[channel.id] = position
         }
         var schedules: [String: [Int]] = [:]
-        var programmePosition: [String: Int] = [:]
         var airingsByWork: [String: [Int]] = [:]
-        var searchTitles: [String] = []
-        programmePosition.reserveCapacity(programmes.count)
-        searchTitles.reserveCapacity(programmes.count)
-        // Titles repeat across a week (news, series): each distinct one is folded once.
-        var foldedTitles: [String: String] = [:]
+        var titleNumbers: [Int32] = []
+        titleNumbers.reserveCapacity(programmes.count)
+        // Titles repeat across a week (news, series): each distinct one is folded once, and
+        // titles that fold alike share a number.
+        var numberOfTitle: [String: Int32] = [:]
+        var numberOfFolded: [String: Int32] = [:]
+        var foldedTitles: [String] = []
         var checksum = Checksum()
         checksum.add(ISOTime.format(snapshot.generatedAt))
         for (position, programme) in programmes.enumerated() {
             schedules[programme.channel, default: []].append(position)
-            programmePosition[programme.id] = position
             if let work = programme.work { airingsByWork[work, default: []].append(position) }
-            if let folded = foldedTitles[programme.title] {
-                searchTitles.append(folded)
+            if let number = numberOfTitle[programme.title] {
+                titleNumbers.append(number)
             } else {
                 let folded = SearchText.fold(programme.title)
-                foldedTitles[programme.title] = folded
-                searchTitles.append(folded)
+                let number = numberOfFolded[folded] ?? Int32(foldedTitles.count)
+                if number == foldedTitles.count {
+                    foldedTitles.append(folded)
+                    numberOfFolded[folded] = number
+                }
+                numberOfTitle[programme.title] = number
+                titleNumbers.append(number)
             }
             checksum.add(programme.id)
             checksum.add(programme.title)
@@ -84,12 +93,10 @@ struct GuideIndex: Sendable {
         }
         self.latestEnds = latestEnds
         for (work, positions) in airingsByWork { airingsByWork[work] = positions.sorted(by: byStart) }
-        // Programmes are sorted by channel, then start, so each title's positions come out by
-        // channel; sorting by start once here keeps the lookups a slice.
-        var airingsByTitle: [String: [Int]] = [:]
-        for (position, title) in searchTitles.enumerated() { airingsByTitle[title, default: []].append(position) }
-        for (title, positions) in airingsByTitle { airingsByTitle[title] = positions.sorted(by: byStart) }
-        self.airingsByTitle = airingsByTitle
+        self.byTitle = programmes.indices.map(Int32.init).sorted {
+            let (a, b) = (titleNumbers[Int($0)], titleNumbers[Int($1)])
+            return a != b ? a < b : programmes[Int($0)].start < programmes[Int($1)].start
+        }
         self.byStart = programmes.indices.sorted {
             let (a, b) = (programmes[$0].start, programmes[$1].start)
             return a != b ? a < b : programmes[$0].channel < programmes[$1].channel
@@ -106,9 +113,9 @@ struct GuideIndex: Sendable {
         self.audiencesByProgramme = audiencesByProgramme
         self.channelPosition = channelPosition
         self.schedules = schedules
-        self.programmePosition = programmePosition
         self.airingsByWork = airingsByWork
-        self.searchTitles = searchTitles
+        self.foldedTitles = foldedTitles
+        self.titleNumbers = titleNumbers
         self.audiencesByDay = Dictionary(snapshot.audiences.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
         self.version = checksum.hex
     }
@@ -124,7 +131,33 @@ struct GuideIndex: Sendable {
     }
 
     func programme(_ id: String) -> Programme? {
-        programmePosition[id].map { snapshot.programmes[$0] }
+        position(of: id).map { snapshot.programmes[$0] }
+    }
+
+    /// Where the programme with this id is, found from the channel and start the id is made
+    /// of: a table from every id would cost a guide about 100 bytes per programme.
+    private func position(of id: String) -> Int? {
+        guard let at = id.lastIndex(of: "@"), let positions = schedules[String(id[..<at])] else { return nil }
+        let time = id[id.index(after: at)...].prefix { $0 != "." }
+        guard let second = CompactTime.parse(time) else { return nil }
+        let programmes = snapshot.programmes
+        var low = 0, high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if programmes[positions[middle]].start < second { low = middle + 1 } else { high = middle }
+        }
+        let next = second.addingTimeInterval(1)
+        for position in positions[low...] {
+            let programme = programmes[position]
+            if programme.start >= next { break }
+            if programme.id == id { return position }
+        }
+        return nil
+    }
+
+    /// The folded title of the programme at `position` in `snapshot.programmes`.
+    func foldedTitle(at position: Int) -> String {
+        foldedTitles[Int(titleNumbers[position])]
     }
 
     /// The film or series enrichment matched to the airing.
@@ -176,10 +209,20 @@ struct GuideIndex: Sendable {
     /// The other airings of `programme`'s work (or, without a work, of its exact folded title)
     /// starting at or after `moment`, by start.
     func otherAirings(of programme: Programme, from moment: Date) -> [Programme] {
-        let own = programmePosition[programme.id]
-        let positions = programme.work.flatMap { airingsByWork[$0] } ?? own.flatMap { airingsByTitle[searchTitles[$0]] } ?? []
+        let own = position(of: programme.id)
+        let positions = programme.work.flatMap { airingsByWork[$0] } ?? own.map { airings(titled: titleNumbers[$0]) } ?? []
         let programmes = snapshot.programmes
         return positions.filter { $0 != own && programmes[$0].start >= moment }.map { programmes[$0] }
+    }
+
+    /// The positions of the programmes whose title has this number, by start.
+    private func airings(titled number: Int32) -> [Int] {
+        var low = 0, high = byTitle.count
+        while low < high {
+            let middle = (low + high) / 2
+            if titleNumbers[Int(byTitle[middle])] < number { low = middle + 1 } else { high = middle }
+        }
+        return byTitle[low...].prefix { titleNumbers[Int($0)] == number }.map(Int.init)
     }
 
     /// Programmes whose title, or whose work's title or original title, contains `folded`
@@ -189,10 +232,11 @@ struct GuideIndex: Sendable {
         for (work, titles) in workSearchTitles where titles.contains(where: { $0.contains(folded) }) {
             matchingWorks.insert(work)
         }
+        let matchingTitles = foldedTitles.map { $0.contains(folded) }
         var result: [Programme] = []
-        for (position, title) in searchTitles.enumerated() {
+        for (position, number) in titleNumbers.enumerated() {
             let programme = snapshot.programmes[position]
-            if title.contains(folded) || programme.work.map(matchingWorks.contains) == true { result.append(programme) }
+            if matchingTitles[Int(number)] || programme.work.map(matchingWorks.contains) == true { result.append(programme) }
         }
         return result
     }

@@ -134,6 +134,7 @@ private final class ReaderRun {
     private var kinds = XMLTVKinds.Memo()
 
     private var found = ParsedPart()
+    private var interner = Interner()
     private var channelIDs: Set<String> = []
 
     // xmlReaderTypes as the Int32 that xmlTextReaderNodeType returns.
@@ -358,6 +359,7 @@ private final class ReaderRun {
             programme.credits = credits.stableSorted(by: Credit.xmltvOrder)
         }
         found.programmeChannelIDs.insert(channel)
+        interner.intern(&programme)
         found.programmes.append(programme)
     }
 

@@ -1,0 +1,45 @@
+/// One copy of each repeated value of a guide: a week repeats titles, descriptions (reruns),
+/// categories, credits and images across airings, and each copy read from a file is an
+/// allocation of its own until it is swapped for the first one read.
+package struct Interner {
+    private var strings: Set<String> = []
+    private var texts: Set<[LocalizedText]> = []
+    private var images: Set<[ImageRef]> = []
+    private var credits: Set<[Credit]> = []
+
+    package init() {}
+
+    /// Up to 15 bytes of UTF-8 a `String` holds inline: there is nothing to share.
+    package mutating func string(_ value: String) -> String {
+        value.utf8.count > 15 ? strings.insert(value).memberAfterInsert : value
+    }
+
+    package mutating func string(_ value: String?) -> String? {
+        value.map { string($0) }
+    }
+
+    package mutating func texts(_ value: [LocalizedText]?) -> [LocalizedText]? {
+        value.map { texts.insert($0).memberAfterInsert }
+    }
+
+    package mutating func images(_ value: [ImageRef]?) -> [ImageRef]? {
+        value.map { images.insert($0).memberAfterInsert }
+    }
+
+    package mutating func credits(_ value: [Credit]?) -> [Credit]? {
+        value.map { credits.insert($0).memberAfterInsert }
+    }
+
+    /// Swaps the programme's repeated values for the copies already held.
+    package mutating func intern(_ programme: inout Programme) {
+        programme.channel = string(programme.channel)
+        programme.title = string(programme.title)
+        programme.subtitle = string(programme.subtitle)
+        programme.synopsis = string(programme.synopsis)
+        programme.source = string(programme.source)
+        programme.work = string(programme.work)
+        programme.categories = texts(programme.categories)
+        programme.images = images(programme.images)
+        if programme.credits != nil { programme.credits = credits(programme.credits) }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GuideCore
+@testable import GuideServer
+import Testing
+
+/// The index finds programmes from what their ids are made of, and other airings from title
+/// numbers, rather than from tables keyed by strings per programme.
+@Suite struct GuideIndexTests {
+    static let t0 = Date(timeIntervalSince1970: 1_793_000_000)
+
+    static func airing(_ channel: String, _ minutes: Double, _ title: String, sameStart: Int? = nil) -> Programme {
+        var programme = Programme(channel: channel, start: t0.addingTimeInterval(minutes * 60),
+                                  stop: t0.addingTimeInterval(minutes * 60 + 1_800), title: title, source: "test")
+        programme.sameStartIndex = sameStart
+        return programme
+    }
+
+    static let programmes = [
+        airing("a@b.tv", 0, "Cine de barrio"),
+        airing("a@b.tv", 30, "Telediario"),
+        airing("a@b.tv", 30, "Telediario (signos)", sameStart: 1),
+        airing("a@b.tv", 30.5, "Otro"),
+        airing("La1.es", 0, "CINE DE BARRIO"),
+        airing("La1.es", 60, "Telediario"),
+        airing("La2.es", 120, "Telediário"),
+    ]
+
+    static let index = GuideIndex(Snapshot(generatedAt: t0, window: TimeWindow(from: t0, to: t0.addingTimeInterval(86_400)),
+                                           channels: [Channel(id: "a@b.tv", name: "A"), Channel(id: "La1.es", name: "La 1"),
+                                                      Channel(id: "La2.es", name: "La 2")],
+                                           programmes: programmes, report: RunReport()))
+
+    @Test func everyProgrammeIsFoundByItsIdClumpsAndSecondsIncluded() {
+        for programme in Self.programmes {
+            #expect(Self.index.programme(programme.id) == programme, "\(programme.id)")
+        }
+        #expect(Self.programmes[3].id == "a@b.tv@20261026T080350Z")
+    }
+
+    @Test func idsOfNoProgrammeFindNothing() {
+        for id in ["", "@", "La1.es", "La1.es@", "La1.es@20261026T0733Z", "La1.es@20261026T073320Z.1", "La1.es@20261026T073321Z",
+                   "La3.es@20261026T073320Z", "la1.es@20261026T073320Z", "La1.es@20261326T073320Z", "La1.es@2026102GT073320Z",
+                   "b.tv@20261026T073320Z", "a@b.tv@20261026T080320Z.2", "a@b.tv@20261026T080320Z.x"] {
+            #expect(Self.index.programme(id) == nil, "\(id)")
+        }
+    }
+
+    @Test func otherAiringsAreThoseOfTitlesThatFoldAlike() {
+        let cine = Self.index.otherAirings(of: Self.programmes[0], from: Self.t0)
+        #expect(cine.map(\.id) == [Self.programmes[4].id])
+        let news = Self.index.otherAirings(of: Self.programmes[1], from: Self.t0)
+        #expect(news.map(\.id) == [Self.programmes[5].id, Self.programmes[6].id])
+        #expect(Self.index.otherAirings(of: Self.programmes[3], from: Self.t0).isEmpty)
+        #expect(Self.index.foldedTitles.count == 4, "one folded title per distinct fold: \(Self.index.foldedTitles)")
+    }
+
+    @Test func searchMatchesFoldedTitlesInGuideOrder() {
+        #expect(Self.index.search("telediario").map(\.id) == [1, 2, 5, 6].map { Self.programmes[$0].id })
+        #expect(Self.index.search("barrio").count == 2)
+        #expect(Self.index.foldedTitle(at: 4) == "cine de barrio")
+    }
+}
