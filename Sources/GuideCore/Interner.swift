@@ -1,8 +1,10 @@
+import Foundation
+
 /// One copy of each repeated value of a guide: a week repeats titles, descriptions (reruns),
 /// categories, credits and images across airings, and each copy read from a file is an
 /// allocation of its own until it is swapped for the first one read.
 package struct Interner {
-    private var strings: Set<String> = []
+    private var strings: Set<Bytes> = []
     private var texts: Set<[LocalizedText]> = []
     private var images: Set<[ImageRef]> = []
     private var credits: Set<[Credit]> = []
@@ -11,7 +13,7 @@ package struct Interner {
 
     /// Up to 15 bytes of UTF-8 a `String` holds inline: there is nothing to share.
     package mutating func string(_ value: String) -> String {
-        value.utf8.count > 15 ? strings.insert(value).memberAfterInsert : value
+        value.utf8.count > 15 ? strings.insert(Bytes(value)).memberAfterInsert.string : value
     }
 
     package mutating func string(_ value: String?) -> String? {
@@ -41,5 +43,29 @@ package struct Interner {
         programme.categories = texts(programme.categories)
         programme.images = images(programme.images)
         if programme.credits != nil { programme.credits = credits(programme.credits) }
+    }
+}
+
+/// A string compared and hashed as its UTF-8 bytes. `String` hashes and compares canonical
+/// equivalents alike, normalising any text that is not ASCII as it goes: that cost a quarter
+/// of `tvguide serve`'s start-up in interning, while sharing only exact copies loses nothing.
+private struct Bytes: Hashable {
+    let string: String
+
+    init(_ string: String) {
+        var string = string
+        // Native strings already are; a bridged or lazily decoded one is made contiguous once.
+        string.makeContiguousUTF8()
+        self.string = string
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var string = string
+        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func == (lhs: Bytes, rhs: Bytes) -> Bool {
+        var (left, right) = (lhs.string, rhs.string)
+        return left.withUTF8 { a in right.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
     }
 }

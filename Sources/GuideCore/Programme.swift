@@ -262,22 +262,39 @@ extension Programme: CustomReflectable {
     }
 }
 
-/// The fields of `Programme` that most airings leave empty.
+/// The fields of `Programme` that most airings leave empty. The larger ones are boxed once
+/// more, so that a film's credits and year do not carry room for a series' episode numbers.
 struct ProgrammeDetails: Sendable, Hashable {
     var otherTexts: [ProgrammeText]?
     var keywords: [LocalizedText]?
     var date: String?
     var year: Int?
-    var episode: Episode?
+    var episode: Episode? {
+        get { episodeBox?.value }
+        set { episodeBox = newValue.map(Boxed.init) }
+    }
     var credits: [Credit]?
     var language: String?
     var originalLanguage: String?
     var countries: [String]?
     var length: Int?
     var urls: [String]?
-    var video: VideoInfo?
-    var audio: AudioInfo?
-    var previouslyShown: PreviouslyShown?
+    var video: VideoInfo? {
+        get { videoBox?.value }
+        set { videoBox = newValue.map(Boxed.init) }
+    }
+    var audio: AudioInfo? {
+        get { audioBox?.value }
+        set { audioBox = newValue.map(Boxed.init) }
+    }
+    var previouslyShown: PreviouslyShown? {
+        get { previouslyShownBox?.value }
+        set { previouslyShownBox = newValue.map(Boxed.init) }
+    }
+    private var episodeBox: Boxed<Episode>?
+    private var videoBox: Boxed<VideoInfo>?
+    private var audioBox: Boxed<AudioInfo>?
+    private var previouslyShownBox: Boxed<PreviouslyShown>?
     var premiere: Bool?
     var lastChance: Bool?
     var isNew: Bool?

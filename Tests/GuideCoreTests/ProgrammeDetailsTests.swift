@@ -102,3 +102,27 @@ import Testing
         }
     }
 }
+
+@Suite struct InternerTests {
+    /// Swift calls canonical equivalents equal; a guide's bytes must come back as they were
+    /// written all the same, so only exact copies are shared.
+    @Test func canonicalEquivalentsKeepTheirOwnBytes() {
+        var interner = Interner()
+        let composed = "Caf\u{E9} con leche y tostadas"
+        let decomposed = "Cafe\u{301} con leche y tostadas"
+        #expect(composed == decomposed)
+        #expect(Array(interner.string(composed).utf8) == Array(composed.utf8))
+        #expect(Array(interner.string(decomposed).utf8) == Array(decomposed.utf8))
+        #expect(Array(interner.string(String(decomposed)).utf8) == Array(decomposed.utf8))
+    }
+
+    @Test func shortStringsAreLeftInline() {
+        var interner = Interner()
+        #expect(interner.string("La1.es") == "La1.es")
+        #expect(interner.string(nil) == nil)
+        let long = String(repeating: "x", count: 16)
+        let first = interner.string(long)
+        let again = interner.string(String(repeating: "x", count: 16))
+        #expect(InternedSnapshotTests.storage(first) == InternedSnapshotTests.storage(again))
+    }
+}
