@@ -19,7 +19,7 @@ guide: deps
 # the 2 s follow itself is timed after them, alone too (CONVERGENCE_SUITES).
 TIMED_SUITES := ChaosTests|ChaosTransportTests|RetryTests|CacheTests|HTTP11Tests|HardeningTests|SlowClientTests|CrashSafetyTests
 STORE_SUITES := PostgresSnapshotStoreTests|ReplicaTests
-CONVERGENCE_SUITES := ReplicaConvergenceTests
+CONVERGENCE_SUITES := ReplicaConvergenceTests|PostgresFollowTimingTests
 test: deps
 	swift test --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
 	swift test --skip-build --filter "$(TIMED_SUITES)"

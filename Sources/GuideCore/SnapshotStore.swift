@@ -35,7 +35,7 @@ package struct SnapshotStore: Sendable {
     /// always the last snapshot that was written whole.
     @discardableResult
     package func write(_ snapshot: Snapshot) throws -> URL {
-        let data = try SnapshotCodec.encode(snapshot)
+        let data = try SnapshotCodec.encodedBytes(snapshot)
         try createDirectory()
         AtomicFile.removeAbandonedTemporaryFiles(in: directory)
         let dated = datedURL(for: snapshot.generatedAt)
@@ -140,7 +140,7 @@ package enum AtomicFile {
     }
 
     /// Replaces `target` with `data`: afterwards it holds the old bytes or all of the new ones.
-    package static func write(_ data: Data, to target: URL, retrying: Bool = true) throws(SnapshotError) {
+    package static func write(_ data: some ContiguousBytes, to target: URL, retrying: Bool = true) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         let fail = { (operation: String) -> SnapshotError in
             let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())
@@ -184,7 +184,7 @@ package enum AtomicFile {
     /// Points `target` at the file `source` through a hard link, swapped in by rename like a
     /// write: the same bytes without writing and syncing them twice. Where the file system has
     /// no hard links, writes `data` instead.
-    static func link(_ source: URL, to target: URL, orWrite data: Data) throws(SnapshotError) {
+    static func link(_ source: URL, to target: URL, orWrite data: some ContiguousBytes) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         guard posixLink(source.path, temporary.path) == 0 else {
             try write(data, to: target)
