@@ -18,7 +18,7 @@ guide: deps
 # they run last, alone, so that their load does not move the timed suites' deadlines either; and
 # the 2 s follow itself is timed after them, alone too (CONVERGENCE_SUITES).
 TIMED_SUITES := ChaosTests|ChaosTransportTests|RetryTests|CacheTests|HTTP11Tests|HardeningTests|SlowClientTests|CrashSafetyTests
-STORE_SUITES := PostgresSnapshotStoreTests|ReplicaTests
+STORE_SUITES := PostgresSnapshotStoreTests|PostgresCacheStorageTests|ReplicaTests|CacheSharingTests
 CONVERGENCE_SUITES := ReplicaConvergenceTests|PostgresFollowTimingTests
 test: deps
 	swift test --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"

@@ -152,7 +152,8 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strictImports),
         .testTarget(name: "GuideStorePostgresTests", dependencies: [
-            "GuideStorePostgres", "GuideCore", "TestSupport",
+            // GuideTransport: the HTTP cache and the live transport over the store's cache table.
+            "GuideStorePostgres", "GuideCore", "GuideTransport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),

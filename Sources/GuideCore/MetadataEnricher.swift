@@ -95,7 +95,7 @@ public struct MetadataEnricher: Sendable {
         self.init(chains: chains, cache: nil, maxConcurrentLookups: maxConcurrentLookups)
     }
 
-    /// With the on-disk lookup cache, which is tvguide's own (its file layout is not an API).
+    /// With the lookup cache, which is tvguide's own (its layout, in a folder or a database, is not an API).
     package init(chains: [ProgrammeKind: [MetadataChainMember]], cache: MetadataLookupCache?, maxConcurrentLookups: Int = 16) {
         self.chains = chains
         self.cache = cache

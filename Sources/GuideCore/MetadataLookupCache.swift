@@ -3,73 +3,69 @@ import Foundation
 /// Metadata providers' answers kept across runs, so that a run within the TTL of the last one
 /// asks no provider at all.
 ///
-/// One file per provider, `<directory>/metadata/<provider id>.json`: the provider's settings
-/// fingerprint and, per query key, when the answer was fetched and the answer (found, no match or
-/// ambiguous; errors are never kept). A file is read once, the first time its provider is asked,
-/// and written once by `save()`, atomically, with sorted keys, so equal contents give equal bytes.
-/// A file that cannot be read, or that was written for other settings (another fingerprint), is
-/// ignored and replaced at the next save; it never fails a run.
+/// Answers live in a storage: a folder by default (`MetadataLookupFolder`), or the PostgreSQL
+/// store that replicas share. A provider's answers are read once, the first time it is asked,
+/// and written once by `save()`. Answers that cannot be read, or that were stored for other
+/// settings (another fingerprint), are ignored and replaced at the next save; they never fail a run.
 package actor MetadataLookupCache {
-    /// The folder holding the per-provider files (`<directory>/metadata`).
-    package nonisolated let folder: URL
+    package nonisolated let storage: any MetadataLookupStorage
     /// Answers older than this many seconds are ignored; 0 or less disables the cache.
     package nonisolated let ttl: TimeInterval
     private let now: @Sendable () -> Date
     private var files: [String: ProviderFile] = [:]
+    /// Reads in flight, so that lookups of one provider started together read its answers once.
+    private var loading: [String: (fingerprint: String, task: Task<Loaded, Never>)] = [:]
     private var notes: [String: [String]] = [:]
 
+    /// A cache in the folder `<directory>/metadata`.
     package init(directory: URL, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.folder = directory.appendingPathComponent("metadata", isDirectory: true)
+        self.init(storage: MetadataLookupFolder(directory: directory), ttl: ttl, now: now)
+    }
+
+    package init(storage: any MetadataLookupStorage, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.storage = storage
         self.ttl = ttl
         self.now = now
     }
 
-    package nonisolated func fileURL(for provider: String) -> URL {
-        let safe = String(provider.map { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) ? $0 : "_" })
-        return folder.appendingPathComponent(safe + ".json", isDirectory: false)
-    }
-
     /// The answer `provider` gave to `key` within the TTL, under the same `fingerprint`.
-    package func answer(provider: String, fingerprint: String, key: MetadataQueryKey) -> MetadataLookup? {
-        guard ttl > 0, let entry = file(provider, fingerprint).entries[key.rawValue] else { return nil }
+    package func answer(provider: String, fingerprint: String, key: MetadataQueryKey) async -> MetadataLookup? {
+        guard ttl > 0, let entry = await file(provider, fingerprint).entries[key.rawValue] else { return nil }
         let age = now().timeIntervalSince(entry.fetchedAt)
         guard age >= 0, age < ttl else { return nil }
         return entry.lookup
     }
 
-    package func store(_ lookup: MetadataLookup, provider: String, fingerprint: String, key: MetadataQueryKey) {
+    package func store(_ lookup: MetadataLookup, provider: String, fingerprint: String, key: MetadataQueryKey) async {
         guard ttl > 0 else { return }
-        var file = file(provider, fingerprint)
-        file.entries[key.rawValue] = Entry(lookup, fetchedAt: now())
-        file.changed = true
+        var file = await file(provider, fingerprint)
+        file.entries[key.rawValue] = StoredMetadataLookup(lookup, fetchedAt: now())
+        file.changed.insert(key.rawValue)
         files[provider] = file
     }
 
-    /// Writes the file of every provider that got new answers, leaving out those past the TTL,
+    /// Writes the answers of every provider that got new ones, leaving out those past the TTL,
     /// and removes what a crashed run left half-written. A failed write is reported in
     /// `notes(for:)`; the run goes on.
-    package func save() {
+    package func save() async {
         let now = now()
-        AtomicFile.removeAbandonedTemporaryFiles(in: folder)
-        for (provider, var file) in files.sorted(by: { $0.key < $1.key }) where file.changed {
-            file.entries = file.entries.filter { _, entry in
+        await storage.removeAbandonedWrites()
+        for (provider, file) in files.sorted(by: { $0.key < $1.key }) where !file.changed.isEmpty {
+            let fresh = file.entries.filter { _, entry in
                 let age = now.timeIntervalSince(entry.fetchedAt)
                 return age >= 0 && age < ttl
             }
-            let url = fileURL(for: provider)
             do {
-                let data = try Self.encoder.encode(Contents(version: Self.version, provider: provider, fingerprint: file.fingerprint, entries: file.entries))
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try AtomicFile.write(data, to: url)
-                file.changed = false
-                files[provider] = file
+                try await storage.save(provider: provider, fingerprint: file.fingerprint, answers: fresh,
+                                       changed: file.changed.intersection(fresh.keys), expiredUpTo: now.addingTimeInterval(-ttl))
+                files[provider]?.changed.subtract(file.changed)
             } catch {
-                note(provider, "could not write the lookup cache \(url.path): \(error)")
+                note(provider, String(describing: error))
             }
         }
     }
 
-    /// What happened to `provider`'s file: ignored because unreadable or made for other
+    /// What happened to `provider`'s answers: ignored because unreadable or stored for other
     /// settings, or not written.
     package func notes(for provider: String) -> [String] {
         notes[provider] ?? []
@@ -77,103 +73,48 @@ package actor MetadataLookupCache {
 
     // MARK: -
 
-    private func file(_ provider: String, _ fingerprint: String) -> ProviderFile {
+    /// `provider`'s answers under `fingerprint`, read from the storage the first time. No
+    /// suspension between its return and the caller's next statement, so a caller that changes
+    /// the file and puts it back loses no other caller's change.
+    private func file(_ provider: String, _ fingerprint: String) async -> ProviderFile {
         if let loaded = files[provider], loaded.fingerprint == fingerprint { return loaded }
-        let loaded = load(provider, fingerprint)
-        files[provider] = loaded
-        return loaded
-    }
-
-    private func load(_ provider: String, _ fingerprint: String) -> ProviderFile {
-        let empty = ProviderFile(fingerprint: fingerprint)
-        let url = fileURL(for: provider)
-        guard FileManager.default.fileExists(atPath: url.path) else { return empty }
-        let contents: Contents
-        do {
-            contents = try Self.decoder.decode(Contents.self, from: Data(contentsOf: url))
-        } catch {
-            note(provider, "the lookup cache \(url.path) is unreadable and was ignored: \(Self.reason(error))")
-            return empty
+        let task: Task<Loaded, Never>
+        if let pending = loading[provider], pending.fingerprint == fingerprint {
+            task = pending.task
+        } else {
+            let storage = storage
+            task = Task {
+                do {
+                    return Loaded(entries: try await storage.answers(provider: provider, fingerprint: fingerprint))
+                } catch {
+                    return Loaded(entries: [:], note: String(describing: error))
+                }
+            }
+            loading[provider] = (fingerprint, task)
         }
-        guard contents.version == Self.version, contents.fingerprint == fingerprint else {
-            note(provider, "the lookup cache \(url.path) was made with other settings and was ignored")
-            return empty
+        let loaded = await task.value
+        // The first caller back installs what was read; the others find it, with any answers stored since.
+        if files[provider]?.fingerprint != fingerprint {
+            files[provider] = ProviderFile(fingerprint: fingerprint, entries: loaded.entries)
+            if let text = loaded.note { note(provider, text) }
         }
-        return ProviderFile(fingerprint: fingerprint, entries: contents.entries)
+        if loading[provider]?.task == task { loading[provider] = nil }
+        return files[provider] ?? ProviderFile(fingerprint: fingerprint)
     }
 
     private func note(_ provider: String, _ text: String) {
         notes[provider, default: []].append(text)
     }
 
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context): "not JSON (\(context.debugDescription))"
-        case DecodingError.keyNotFound(let key, _): "no \(key.stringValue)"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "unexpected value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default: (error as NSError).localizedDescription
-        }
+    private struct Loaded: Sendable {
+        var entries: [String: StoredMetadataLookup]
+        var note: String?
     }
-
-    static let version = 1
 
     private struct ProviderFile {
         var fingerprint: String
-        var entries: [String: Entry] = [:]
-        var changed = false
+        var entries: [String: StoredMetadataLookup] = [:]
+        /// Keys answered since the last save.
+        var changed: Set<String> = []
     }
-
-    private struct Contents: Codable {
-        var version: Int
-        var provider: String
-        var fingerprint: String
-        var entries: [String: Entry]
-    }
-
-    private struct Entry: Codable {
-        enum Outcome: String, Codable { case found, noMatch, ambiguous }
-        var fetchedAt: Date
-        var outcome: Outcome
-        var metadata: Metadata?
-        var match: MetadataMatch?
-        var candidates: [String]?
-
-        init(_ lookup: MetadataLookup, fetchedAt: Date) {
-            self.fetchedAt = fetchedAt
-            switch lookup {
-            case .found(let metadata, let match):
-                outcome = .found
-                self.metadata = metadata
-                self.match = match
-            case .noMatch:
-                outcome = .noMatch
-            case .ambiguous(let candidates):
-                outcome = .ambiguous
-                self.candidates = candidates
-            }
-        }
-
-        /// Nil for an entry that says found but lacks its metadata (edited by hand): a miss.
-        var lookup: MetadataLookup? {
-            switch outcome {
-            case .found: metadata.flatMap { metadata in match.map { .found(metadata, $0) } }
-            case .noMatch: .noMatch
-            case .ambiguous: .ambiguous(candidates ?? [])
-            }
-        }
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
 }

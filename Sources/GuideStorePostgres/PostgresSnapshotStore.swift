@@ -15,6 +15,9 @@ import PostgresNIO
 ///
 /// Connections are short-lived, one per operation (a commit or a load every few minutes needs no
 /// pool), besides the follower's listening one and the builder's, which holds the builder lock.
+///
+/// The same database keeps the HTTP cache (`httpCache`) and the metadata lookups
+/// (`metadataLookups`), so that whichever process builds finds what the previous builder fetched.
 package final class PostgresSnapshotStore: SharedSnapshotStorage {
     package let location: String
     let address: PostgresStoreAddress
@@ -148,7 +151,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     func prepareSchema(_ connection: PostgresConnection) async throws {
         guard await !book.schemaReady else { return }
         var present = false
-        let lookup = "SELECT to_regclass('tvguide_snapshot') IS NOT NULL AND to_regclass('tvguide_latest') IS NOT NULL"
+        let lookup = "SELECT " + Self.tables.map { "to_regclass('\($0)') IS NOT NULL" }.joined(separator: " AND ")
         for try await row in try await connection.query(PostgresQuery(unsafeSQL: lookup), logger: logger).decode(Bool.self) {
             present = row
         }
@@ -171,8 +174,33 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
                     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
                     snapshot_id bigint NOT NULL REFERENCES tvguide_snapshot (id))
                 """, logger: self.logger)
+            // Keyed by md5 of the URL rather than the URL: a btree entry holds at most about 2.7 kB.
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS tvguide_http_cache (
+                    url_md5 text PRIMARY KEY,
+                    url text NOT NULL,
+                    fetched_at timestamptz NOT NULL,
+                    etag text,
+                    last_modified text,
+                    content_type text,
+                    body bytea NOT NULL)
+                """, logger: self.logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS tvguide_metadata_cache (
+                    provider text NOT NULL,
+                    fingerprint text NOT NULL,
+                    query_md5 text NOT NULL,
+                    query text NOT NULL,
+                    fetched_at timestamptz NOT NULL,
+                    answer bytea NOT NULL,
+                    PRIMARY KEY (provider, fingerprint, query_md5))
+                """, logger: self.logger)
         }
     }
+
+    /// Every table the store uses; a database missing any of them (one made before the caches
+    /// were shared) gets it at the first connection.
+    static let tables = ["tvguide_snapshot", "tvguide_latest", "tvguide_http_cache", "tvguide_metadata_cache"]
 
     func latestID(_ connection: PostgresConnection) async throws -> Int64? {
         try await prepareSchema(connection)

@@ -8,7 +8,7 @@ import NIOHTTPCompression
 
 /// The network transport: AsyncHTTPClient with a per-attempt timeout, a per-transport bound on
 /// requests in flight, retries with exponential backoff, `429` + `Retry-After`, and an optional
-/// on-disk cache with a freshness TTL and conditional revalidation (ETag / Last-Modified).
+/// HTTP cache (on disk, or in the shared store) with a freshness TTL and conditional revalidation (ETag / Last-Modified).
 ///
 /// Create one per provider (the policy and the concurrency bound are per provider); they may
 /// all share one `HTTPClient`. The default, `LiveTransport.sharedClient`, lives as long as the
@@ -52,7 +52,7 @@ package final class LiveTransport: HTTPTransport {
     private let sent = SentCounter()
 
     /// Requests sent to servers so far, retries included: what the servers saw (answers from the
-    /// on-disk cache and requests refused by fail-fast are not sent).
+    /// HTTP cache and requests refused by fail-fast are not sent).
     package var requestsSent: Int { sent.value }
 
     /// - Parameters:
@@ -81,7 +81,7 @@ package final class LiveTransport: HTTPTransport {
         let shown = URLRedaction.redacted(url)
         try Self.checkHTTP(url)
 
-        let cached = cache?.entry(for: url)
+        let cached = await cache?.entry(for: url)
         if let cached {
             let age = now().timeIntervalSince(cached.metadata.fetchedAt)
             if age >= 0 && age < cacheTTL.inSeconds {
@@ -105,7 +105,7 @@ package final class LiveTransport: HTTPTransport {
         }
 
         if fetched.status == 304, let cached {
-            let refreshed = store(
+            let refreshed = await store(
                 cached.body, for: url,
                 etag: fetched.headers["etag"] ?? cached.metadata.etag,
                 lastModified: fetched.headers["last-modified"] ?? cached.metadata.lastModified,
@@ -115,7 +115,7 @@ package final class LiveTransport: HTTPTransport {
             return Self.response(from: refreshed, url: url, origin: .revalidated)
         }
         if fetched.status == 200 {
-            store(fetched.body, for: url, etag: fetched.headers["etag"],
+            await store(fetched.body, for: url, etag: fetched.headers["etag"],
                   lastModified: fetched.headers["last-modified"], contentType: fetched.headers["content-type"])
         }
         return TransportResponse(status: fetched.status, headers: fetched.headers, body: fetched.body, url: url, origin: .network)
@@ -143,17 +143,17 @@ package final class LiveTransport: HTTPTransport {
 
     /// A cache that cannot be written costs a refetch next time, not this response.
     @discardableResult
-    private func store(_ body: Data, for url: URL, etag: String?, lastModified: String?, contentType: String?) -> HTTPCache.Entry? {
+    private func store(_ body: Data, for url: URL, etag: String?, lastModified: String?, contentType: String?) async -> HTTPCacheEntry? {
         guard let cache else { return nil }
         do {
-            return try cache.store(body, for: url, etag: etag, lastModified: lastModified, contentType: contentType, fetchedAt: now())
+            return try await cache.store(body, for: url, etag: etag, lastModified: lastModified, contentType: contentType, fetchedAt: now())
         } catch {
             logger.warning("cache write failed", metadata: ["url": "\(URLRedaction.redacted(url))", "error": "\(error)"])
             return nil
         }
     }
 
-    private static func response(from entry: HTTPCache.Entry, url: URL, origin: TransportResponse.Origin) -> TransportResponse {
+    private static func response(from entry: HTTPCacheEntry, url: URL, origin: TransportResponse.Origin) -> TransportResponse {
         var headers = ["content-length": String(entry.body.count)]
         headers["content-type"] = entry.metadata.contentType
         headers["etag"] = entry.metadata.etag

@@ -12,14 +12,17 @@ package struct AudienceSetup: Sendable {
     /// Days of rankings the snapshot keeps (`snapshots.audience_days`).
     package var keepDays: Int
 
-    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
+    /// - Parameter caches: where the HTTP cache lives; nil for the folder `cache.dir`.
+    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall,
+                 caches: CacheStorages? = nil) throws(ConfigError) {
         keepDays = configuration.snapshots.audienceDays
         guard !configuration.audience.isEmpty else {
             chain = nil
             unavailable = []
             return
         }
-        let context = ProviderCatalogue.FactoryContext(transports: TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: clock), configuration: configuration)
+        let transports = TransportFactory(cache: configuration.cache, storage: caches?.http, secrets: configuration.environmentValues, clock: clock)
+        let context = ProviderCatalogue.FactoryContext(transports: transports, configuration: configuration)
         var members: [AudienceChainMember] = []
         var unavailable: [UnavailableProvider] = []
         for id in configuration.audience {

@@ -84,14 +84,16 @@ package enum GuideBuilder {
         let clock = RunClock(fixedAt: request.now)
         var configuration = configuration
         var playlist: PlaylistChannels?
-        if let source = PlaylistSource(configuration: configuration, clock: clock) {
+        // Beside the snapshots: builders sharing a PostgreSQL store share what they fetched.
+        let caches = CacheStorages(beside: store, settings: configuration.cache)
+        if let source = PlaylistSource(configuration: configuration, clock: clock, caches: caches) {
             var read = await PlaylistChannels.read(source) { try? await store.latest() }
             configuration.channels = read.channelMap(configuration.channels, location: SourceLocation(file: configuration.file, line: 1, column: 1))
             playlist = read
         }
-        let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now)
-        let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue, clock: clock)
-        let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue, clock: clock)
+        let setup = try ProviderSetup(configuration: configuration, catalogue: catalogue, now: request.now, caches: caches)
+        let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue, clock: clock, caches: caches)
+        let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue, clock: clock, caches: caches)
 
         let result = await setup.chain.run(window: window, progress: progress)
 

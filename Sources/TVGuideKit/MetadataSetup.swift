@@ -11,14 +11,17 @@ package struct MetadataSetup: Sendable {
     /// Providers the chains name that cannot run (a missing key), reported as skipped.
     package var unavailable: [UnavailableProvider]
 
-    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall) throws(ConfigError) {
+    /// - Parameter caches: where the HTTP cache and the lookup cache live; nil for the folder `cache.dir`.
+    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, clock: RunClock = .wall,
+                 caches: CacheStorages? = nil) throws(ConfigError) {
         let kinds = configuration.metadataKinds.filter { !(configuration.metadata[$0] ?? []).isEmpty }
         guard !kinds.isEmpty else {
             enricher = nil
             unavailable = []
             return
         }
-        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: clock)
+        let caches = caches ?? CacheStorages(folder: configuration.cache)
+        let transports = TransportFactory(cache: configuration.cache, storage: caches.http, secrets: configuration.environmentValues, clock: clock)
         var members: [String: MetadataChainMember] = [:]
         var unavailable: [UnavailableProvider] = []
         var chains: [ProgrammeKind: [MetadataChainMember]] = [:]
@@ -36,7 +39,7 @@ package struct MetadataSetup: Sendable {
             chains[kind] = (configuration.metadata[kind] ?? []).compactMap { members[$0] }
         }
         self.unavailable = unavailable
-        let cache = MetadataLookupCache(directory: configuration.cache.directory, ttl: configuration.cache.ttl, now: clock.reading)
+        let cache = MetadataLookupCache(storage: caches.metadata, ttl: configuration.cache.ttl, now: clock.reading)
         enricher = MetadataEnricher(chains: chains, cache: cache)
     }
 

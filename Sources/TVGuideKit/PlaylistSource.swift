@@ -9,11 +9,13 @@ package struct PlaylistSource: Sendable {
     private let transport: (any HTTPTransport)?
 
     /// The playlist of `configuration`, nil when it names none.
-    package init?(configuration: GuideConfiguration, clock: RunClock = .wall) {
+    /// - Parameter caches: where the HTTP cache lives; nil for the folder `cache.dir`.
+    package init?(configuration: GuideConfiguration, clock: RunClock = .wall, caches: CacheStorages? = nil) {
         guard let location = configuration.playlist else { return nil }
         self.location = location
         self.transport = location.isFileURL ? nil
-            : TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: clock).transport(bodyLimit: .playlist)
+            : TransportFactory(cache: configuration.cache, storage: caches?.http, secrets: configuration.environmentValues, clock: clock)
+                .transport(bodyLimit: .playlist)
     }
 
     /// The location for reports and messages: a URL without its credentials or secret-looking

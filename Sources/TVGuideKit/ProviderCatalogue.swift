@@ -215,8 +215,10 @@ package struct ProviderSetup: Sendable {
     /// Providers defined in `providers` that no chain uses.
     package var unused: [String]
 
-    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, now: Date) throws(ConfigError) {
-        let transports = TransportFactory(cache: configuration.cache, secrets: configuration.environmentValues, clock: RunClock(fixedAt: now))
+    /// - Parameter caches: where the HTTP cache lives; nil for the folder `cache.dir`.
+    package init(configuration: GuideConfiguration, catalogue: ProviderCatalogue = .standard, now: Date, caches: CacheStorages? = nil) throws(ConfigError) {
+        let transports = TransportFactory(cache: configuration.cache, storage: caches?.http, secrets: configuration.environmentValues,
+                                          clock: RunClock(fixedAt: now))
         var members: [GuideChainMember] = []
         var unavailable: [UnavailableProvider] = []
         var timings: [String: ProviderTiming] = [:]

@@ -30,7 +30,7 @@ package enum ServeSetup {
             gzip: { data in try Gzip.compress(data) },
             clock: clock)
         source.shared = store as? any SharedSnapshotStorage
-        if let playlist = PlaylistSource(configuration: configuration) {
+        if let playlist = PlaylistSource(configuration: configuration, caches: CacheStorages(beside: store, settings: configuration.cache)) {
             let keeper = PlaylistKeeper(source: playlist)
             source.playlist = { await keeper.current() }
         }

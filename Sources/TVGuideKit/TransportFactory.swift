@@ -5,7 +5,8 @@ import GuideTransport
 
 /// Builds each provider's transport from its options: the replay of a recordings folder when the
 /// provider says `replay:`, else the live client with the provider's timeout, retries,
-/// concurrency and body limit, sharing the on-disk HTTP cache that makes `cache.ttl` hold across runs.
+/// concurrency and body limit, sharing the HTTP cache that makes `cache.ttl` hold across runs
+/// (and, in the PostgreSQL store, across the processes that build into it).
 package struct TransportFactory: Sendable {
     /// Options every HTTP provider accepts.
     package static let options = ["timeout", "retries", "concurrency", "max_body", "replay"]
@@ -31,9 +32,11 @@ package struct TransportFactory: Sendable {
     /// Counts the requests of the provider being built, for the run report.
     var timing: ProviderTiming?
 
-    /// - Parameter secrets: values the on-disk cache must never hold (the configuration's `environmentValues`).
-    package init(cache: CacheSettings, secrets: [String] = [], clock: RunClock = .wall) {
-        self.cache = HTTPCache(directory: cache.directory)
+    /// - Parameters:
+    ///   - storage: where the HTTP cache lives (`CacheStorages`); nil for the folder `cache.dir`.
+    ///   - secrets: values the cache must never hold (the configuration's `environmentValues`).
+    package init(cache: CacheSettings, storage: (any HTTPCacheStorage)? = nil, secrets: [String] = [], clock: RunClock = .wall) {
+        self.cache = HTTPCache(storage: storage ?? HTTPCacheFolder(directory: cache.directory))
         self.cache.secrets = SecretScrubber(secrets)
         self.cacheTTL = cache.ttl
         self.clock = clock

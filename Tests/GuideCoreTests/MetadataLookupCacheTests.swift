@@ -73,7 +73,7 @@ import Testing
         let folder = folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = MetadataLookupCache(directory: folder, ttl: twoHours)
-        let file = cache.fileURL(for: "tmdb")
+        let file = MetadataLookupFolder(directory: folder).fileURL(for: "tmdb")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(#"{"version": 1, "entries": {"#.utf8).write(to: file)
 
@@ -113,7 +113,7 @@ import Testing
         _ = await run(provider, in: folder, at: lastRun.addingTimeInterval(60), caching: .disabled)
 
         #expect(await provider.lookups == 2)
-        #expect(!FileManager.default.fileExists(atPath: MetadataLookupCache(directory: folder, ttl: twoHours).fileURL(for: "tmdb").path))
+        #expect(!FileManager.default.fileExists(atPath: MetadataLookupFolder(directory: folder).fileURL(for: "tmdb").path))
     }
 
     @Test func everyKindOfAnswerSurvivesTheFileAndTheBytesAreDeterministic() async throws {
@@ -135,7 +135,7 @@ import Testing
                 await writer.store(answer, provider: "tmdb", fingerprint: fingerprint, key: MetadataQueryKey(query))
             }
             await writer.save()
-            files.append(try Data(contentsOf: writer.fileURL(for: "tmdb")))
+            files.append(try Data(contentsOf: MetadataLookupFolder(directory: folder.appendingPathComponent("\(index)")).fileURL(for: "tmdb")))
         }
         #expect(files[0] == files[1])
 
@@ -162,7 +162,7 @@ import Testing
         await later.store(.noMatch, provider: "tmdb", fingerprint: "fp", key: fresh)
         await later.save()
 
-        let text = try String(contentsOf: later.fileURL(for: "tmdb"), encoding: .utf8)
+        let text = try String(contentsOf: MetadataLookupFolder(directory: folder).fileURL(for: "tmdb"), encoding: .utf8)
         #expect(text.contains(fresh.rawValue))
         #expect(!text.contains(old.rawValue))
     }
@@ -176,6 +176,6 @@ import Testing
         await cache.save()
 
         #expect(await cache.answer(provider: "tmdb", fingerprint: "fp", key: key) == nil)
-        #expect(!FileManager.default.fileExists(atPath: cache.fileURL(for: "tmdb").path))
+        #expect(!FileManager.default.fileExists(atPath: MetadataLookupFolder(directory: folder).fileURL(for: "tmdb").path))
     }
 }

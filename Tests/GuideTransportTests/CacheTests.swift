@@ -86,7 +86,7 @@ struct CacheTests {
                 let second = try await transport.get(url)
                 #expect(second.origin == .network)
                 #expect(String(decoding: second.body, as: UTF8.self) == #"{"v":2}"#)
-                let entry = try #require(cache.entry(for: url))
+                let entry = try #require(await cache.entry(for: url))
                 #expect(entry.metadata.etag == #""v2""#)
                 #expect(String(decoding: entry.body, as: UTF8.self) == #"{"v":2}"#)
             }
@@ -128,38 +128,39 @@ struct CacheTests {
                 let cache = HTTPCache(directory: directory)
                 let transport = LiveTransport(policy: fastPolicy(), cache: cache)
                 _ = try? await transport.get(url)
-                #expect(cache.entry(for: url) == nil)
+                #expect(await cache.entry(for: url) == nil)
             }
         }
     }
 
     @Test("cache entries round-trip, reject truncation and a foreign URL, and leave no temp files")
-    func cacheEntryIntegrity() throws {
+    func cacheEntryIntegrity() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tvguide-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = HTTPCache(directory: directory)
+        let folder = HTTPCacheFolder(directory: directory)
         let url = URL(string: "http://api.miguia.tv/1/es_ES/channel/3.json")!
         let fetchedAt = Date(timeIntervalSince1970: 1_792_900_800)
         let body = Data("{\"data\":[]}\nsecond line".utf8)
 
-        try cache.store(body, for: url, etag: #""x""#, lastModified: nil, contentType: "application/json", fetchedAt: fetchedAt)
-        let entry = try #require(cache.entry(for: url))
+        try await cache.store(body, for: url, etag: #""x""#, lastModified: nil, contentType: "application/json", fetchedAt: fetchedAt)
+        let entry = try #require(await cache.entry(for: url))
         #expect(entry.body == body)
         #expect(entry.metadata.fetchedAt == fetchedAt)
         #expect(entry.metadata.url == url.absoluteString)
         #expect(entry.metadata.etag == #""x""#)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [cache.fileURL(for: url).lastPathComponent])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [folder.fileURL(for: url).lastPathComponent])
 
         // Another URL whose entry happened to land in this file (a hash collision) is a miss.
         let other = URL(string: "http://api.miguia.tv/1/es_ES/channel/4.json")!
-        try FileManager.default.copyItem(at: cache.fileURL(for: url), to: cache.fileURL(for: other))
-        #expect(cache.entry(for: other) == nil)
+        try FileManager.default.copyItem(at: folder.fileURL(for: url), to: folder.fileURL(for: other))
+        #expect(await cache.entry(for: other) == nil)
 
         // A truncated file is a miss, not a short body.
-        let file = cache.fileURL(for: url)
+        let file = folder.fileURL(for: url)
         let contents = try Data(contentsOf: file)
         try contents.dropLast(3).write(to: file)
-        #expect(cache.entry(for: url) == nil)
+        #expect(await cache.entry(for: url) == nil)
     }
 
     @Test("an API key in the URL reaches neither the cache file nor its name, and a new key keeps the entry")

@@ -343,7 +343,7 @@ struct StoreInspection: Sendable {
         for name in Self.names(in: directory) where name.hasSuffix(".entry") {
             let data = (try? Data(contentsOf: directory.appendingPathComponent(name))) ?? Data()
             guard let newline = data.firstIndex(of: UInt8(ascii: "\n")),
-                  let metadata = try? JSONDecoder.iso8601.decode(HTTPCache.Metadata.self, from: data[data.startIndex..<newline]),
+                  let metadata = try? JSONDecoder.iso8601.decode(HTTPCacheEntry.Metadata.self, from: data[data.startIndex..<newline]),
                   let url = URL(string: metadata.url)
             else {
                 problems.append("\(name) (\(data.count) bytes) has no whole metadata line")
@@ -353,7 +353,7 @@ struct StoreInspection: Sendable {
             let expected = await sites.body(for: url)
             if body.count != metadata.bodyLength { problems.append("\(name) is torn: \(body.count) of \(metadata.bodyLength) body bytes") }
             if expected == nil || Data(body) != expected { problems.append("\(name) holds another body than \(metadata.url) answers") }
-            if let served = cache.entry(for: url), served.body != expected {
+            if let served = await cache.entry(for: url), served.body != expected {
                 problems.append("the cache serves a wrong body for \(metadata.url)")
             }
         }

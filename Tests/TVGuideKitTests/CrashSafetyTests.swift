@@ -57,7 +57,7 @@ import TestSupport
         let guideStart = try #require(ISOTime.parse("2026-10-21T04:00:00Z"))
         let sites = FakeSites(bulk: BulkGuide.xmltv(channels: Self.bulkChannels, days: 1, start: guideStart))
         let tally = try await LoopbackServer.run(sites.handler) { base in
-            let bulkEntry = HTTPCache(directory: URL(fileURLWithPath: "/")).fileURL(for: base.appendingPathComponent("bulk.xml"))
+            let bulkEntry = HTTPCacheFolder(directory: URL(fileURLWithPath: "/")).fileURL(for: base.appendingPathComponent("bulk.xml"))
             // The large guide's cache entry, then the dated snapshot and latest.json: the two big writes.
             let triggers = [
                 WriteTrigger(folder: "cache", prefix: ".\(bulkEntry.lastPathComponent)"),
@@ -108,11 +108,11 @@ import TestSupport
             writers.append(try WriterLock(folder.appendingPathComponent(live)))
         }
         let url = try #require(URL(string: "http://127.0.0.1:9/schedule.json"))
-        try HTTPCache(directory: cache).store(Data("[]".utf8), for: url, etag: nil, lastModified: nil, contentType: nil, fetchedAt: Date())
+        try await HTTPCache(directory: cache).store(Data("[]".utf8), for: url, etag: nil, lastModified: nil, contentType: nil, fetchedAt: Date())
         await MetadataLookupCache(directory: cache, ttl: 3600).save()
         #expect(StoreInspection.names(in: cache).filter(StoreInspection.isTemporary) == [live])
         #expect(StoreInspection.names(in: lookups).filter(StoreInspection.isTemporary) == [live])
-        #expect(HTTPCache(directory: cache).entry(for: url)?.body == Data("[]".utf8))
+        #expect(await HTTPCache(directory: cache).entry(for: url)?.body == Data("[]".utf8))
         writers.forEach { $0.release() }
     }
 
@@ -162,7 +162,7 @@ struct KillRig: Sendable {
         let old = scratch.file("old")
         try Self.writeConfiguration(configuration, in: old)
         let oldRun = try await Self.complete(in: old, now: CrashSafetyTests.oldNow)
-        try Self.ageCaches(in: old)
+        try await Self.ageCaches(in: old)
         let copy = scratch.file("calibration")
         try FileManager.default.copyItem(at: old, to: copy)
         let run = try await Self.complete(in: copy, now: CrashSafetyTests.newNow, watching: triggers)
@@ -254,17 +254,17 @@ struct KillRig: Sendable {
     }
 
     /// Moves every cache entry's fetch time three hours back, past the two-hour TTL.
-    static func ageCaches(in folder: URL) throws {
+    static func ageCaches(in folder: URL) async throws {
         let past = Date().addingTimeInterval(-3 * 3600)
         let directory = folder.appendingPathComponent("cache")
         let cache = HTTPCache(directory: directory)
         for name in StoreInspection.names(in: directory) where name.hasSuffix(".entry") {
             let data = try Data(contentsOf: directory.appendingPathComponent(name))
             guard let newline = data.firstIndex(of: UInt8(ascii: "\n")),
-                  let metadata = try? JSONDecoder.iso8601.decode(HTTPCache.Metadata.self, from: data[data.startIndex..<newline]),
-                  let url = URL(string: metadata.url), let entry = cache.entry(for: url)
+                  let metadata = try? JSONDecoder.iso8601.decode(HTTPCacheEntry.Metadata.self, from: data[data.startIndex..<newline]),
+                  let url = URL(string: metadata.url), let entry = await cache.entry(for: url)
             else { throw KillRigError(description: "the cache entry \(name) of a whole run does not read") }
-            try cache.store(entry.body, for: url, etag: entry.metadata.etag, lastModified: entry.metadata.lastModified,
+            try await cache.store(entry.body, for: url, etag: entry.metadata.etag, lastModified: entry.metadata.lastModified,
                             contentType: entry.metadata.contentType, fetchedAt: past)
         }
         let lookups = directory.appendingPathComponent("metadata")
