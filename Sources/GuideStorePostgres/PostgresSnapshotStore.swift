@@ -93,16 +93,22 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
                 // This process serves what it built (GuideRefresher swaps it in): its follower
                 // need not load it again. Should COMMIT fail, the follower finds `latest` is
                 // not this id and loads whatever it is.
-                await self.book.serve(id)
+                await self.book.beginCommit(id)
                 return id
             }
         }
         let id: Int64
-        if let connection = Self.builderConnection {
-            id = try await attempt("commit a snapshot") { try await commit(connection) }
-        } else {
-            id = try await withConnection("commit a snapshot", commit)
+        do {
+            if let connection = Self.builderConnection {
+                id = try await attempt("commit a snapshot") { try await commit(connection) }
+            } else {
+                id = try await withConnection("commit a snapshot", commit)
+            }
+        } catch {
+            await book.endCommit()
+            throw error
         }
+        await book.endCommit()
         return "\(location)#\(id)"
     }
 
@@ -238,6 +244,19 @@ actor Bookkeeping {
 
     func serve(_ id: Int64) { served = id }
 
+    /// This process's own commit, counted as served from just before its COMMIT until COMMIT
+    /// returns. Until then `latest` still names an older snapshot, which a poll in between
+    /// must not load again (it did, under load: the follower was handed the previous
+    /// snapshot twice, then this process's own).
+    private var committing: Int64?
+
+    func beginCommit(_ id: Int64) {
+        served = id
+        committing = id
+    }
+
+    func endCommit() { committing = nil }
+
     struct Claim: Sendable {
         var id: Int64
         var previous: Int64?
@@ -246,7 +265,7 @@ actor Bookkeeping {
     /// `id` counted as served, unless it already is (nil): two polls racing on the same new
     /// snapshot load it once.
     func claim(_ id: Int64) -> Claim? {
-        guard served != id else { return nil }
+        guard served != id, committing.map({ id > $0 }) ?? true else { return nil }
         defer { served = id }
         return Claim(id: id, previous: served)
     }

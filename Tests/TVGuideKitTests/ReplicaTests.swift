@@ -36,9 +36,10 @@ struct ReplicaTests {
             doomed.process.waitUntilExit()
             try await holder.query("ROLLBACK", logger: holder.logger)
             try await holder.close()
-            // PostgreSQL rolled the killed transaction back: its snapshot is gone, `latest` is the old one.
+            // PostgreSQL rolled the killed transaction back: its snapshot is gone, `latest` is the
+            // old one, or already the heir's (on a loaded machine its next turn can come first).
             let afterKill = try await deployment.stored()
-            #expect(afterKill.latest == Self.first)
+            #expect(afterKill.latest == Self.first || afterKill.latest == Self.third)
             #expect(!afterKill.all.contains(Self.second))
             // The lock went with the killed builder's connection: the heir builds at its next turn.
             try await heir.wait("the heir's build committed") { try await $0.servedGeneratedAt() == Self.third }

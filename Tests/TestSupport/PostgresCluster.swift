@@ -145,16 +145,21 @@ package final class PostgresCluster: @unchecked Sendable {
     /// setpriv execs the program in place; runuser forks it under a PAM session, and Foundation's
     /// Process never saw such a runuser exit (it stayed a zombie and `waitUntilExit` spun).
     private static func asUnprivileged(_ program: String, _ arguments: [String]) -> (String, [String]) {
-        guard geteuid() == 0, let nobody = getpwnam("nobody") else { return (program, arguments) }
-        return ("/usr/bin/setpriv", ["--reuid=\(nobody.pointee.pw_uid)", "--regid=\(nobody.pointee.pw_gid)", "--clear-groups", "--", program] + arguments)
+        guard geteuid() == 0, let nobody = Self.nobody else { return (program, arguments) }
+        return ("/usr/bin/setpriv", ["--reuid=\(nobody.uid)", "--regid=\(nobody.gid)", "--clear-groups", "--", program] + arguments)
     }
+
+    /// Looked up once: `getpwnam` answers in a buffer of its own that the next call overwrites,
+    /// and tests start clusters on several threads at once (one was handed to a garbled user
+    /// and initdb was refused its folder).
+    private static let nobody: (uid: uid_t, gid: gid_t)? = getpwnam("nobody").map { ($0.pointee.pw_uid, $0.pointee.pw_gid) }
 
     /// As root, gives `folder` to `nobody`, who runs the server.
     private func handOver(_ folder: URL) throws {
         guard geteuid() == 0 else { return }
-        guard let nobody = getpwnam("nobody") else { throw ClusterError("no user 'nobody' to run PostgreSQL as") }
+        guard let nobody = Self.nobody else { throw ClusterError("no user 'nobody' to run PostgreSQL as") }
         for path in [folder.path, folder.appendingPathComponent("pwfile").path] {
-            guard chown(path, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0 else {
+            guard chown(path, nobody.uid, nobody.gid) == 0 else {
                 throw ClusterError("cannot give \(path) to nobody: \(String(cString: strerror(errno)))")
             }
         }
