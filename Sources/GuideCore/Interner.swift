@@ -4,16 +4,20 @@ import Foundation
 /// categories, credits and images across airings, and each copy read from a file is an
 /// allocation of its own until it is swapped for the first one read.
 package struct Interner {
-    private var strings: Set<Bytes> = []
+    private var strings: Set<UTF8Key> = []
     private var texts: Set<[LocalizedText]> = []
     private var images: Set<[ImageRef]> = []
     private var credits: Set<[Credit]> = []
 
-    package init() {}
+    /// `programmes`: how many programmes will be interned, when known. Reserving room for their
+    /// texts at once spares rehashing every text held each time the table doubles.
+    package init(programmes: Int = 0) {
+        strings.reserveCapacity(2 * programmes)
+    }
 
     /// Up to 15 bytes of UTF-8 a `String` holds inline: there is nothing to share.
     package mutating func string(_ value: String) -> String {
-        value.utf8.count > 15 ? strings.insert(Bytes(value)).memberAfterInsert.string : value
+        value.utf8.count > 15 ? strings.insert(UTF8Key(value)).memberAfterInsert.string : value
     }
 
     package mutating func string(_ value: String?) -> String? {
@@ -49,22 +53,22 @@ package struct Interner {
 /// A string compared and hashed as its UTF-8 bytes. `String` hashes and compares canonical
 /// equivalents alike, normalising any text that is not ASCII as it goes: that cost a quarter
 /// of `tvguide serve`'s start-up in interning, while sharing only exact copies loses nothing.
-private struct Bytes: Hashable {
-    let string: String
+package struct UTF8Key: Hashable {
+    package let string: String
 
-    init(_ string: String) {
+    package init(_ string: String) {
         var string = string
         // Native strings already are; a bridged or lazily decoded one is made contiguous once.
         string.makeContiguousUTF8()
         self.string = string
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var string = string
         string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    static func == (lhs: Bytes, rhs: Bytes) -> Bool {
+    package static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool {
         var (left, right) = (lhs.string, rhs.string)
         return left.withUTF8 { a in right.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
     }

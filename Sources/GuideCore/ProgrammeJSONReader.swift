@@ -13,12 +13,13 @@ struct ProgrammeJSONReader {
 
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
-    private var interner = Interner()
+    private var interner: Interner
 
-    /// The programmes of a JSON array, or nil when the reader gave up.
-    static func programmes(in data: Data) -> [Programme]? {
+    /// The programmes of a JSON array, or nil when the reader gave up. `expectedCount`: how
+    /// many the array holds, when known.
+    static func programmes(in data: Data, expectedCount: Int = 0) -> [Programme]? {
         data.withUnsafeBytes { bytes in
-            var reader = ProgrammeJSONReader(bytes: bytes)
+            var reader = ProgrammeJSONReader(bytes: bytes, interner: Interner(programmes: expectedCount))
             do {
                 var programmes: [Programme] = []
                 try reader.array { reader throws(GaveUp) in programmes.append(try reader.programme()) }
@@ -30,8 +31,9 @@ struct ProgrammeJSONReader {
         }
     }
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    private init(bytes: UnsafeRawBufferPointer, interner: Interner) {
         self.bytes = bytes
+        self.interner = interner
     }
 
     // MARK: the model

@@ -142,7 +142,7 @@ package enum SnapshotCodec {
     /// What `JSONDecoder` read, holding each repeated value once as `ProgrammeJSONReader`'s
     /// programmes do.
     static func interned(_ programmes: [Programme]) -> [Programme] {
-        var interner = Interner()
+        var interner = Interner(programmes: programmes.count)
         var programmes = programmes
         for index in programmes.indices { interner.intern(&programmes[index]) }
         return programmes

@@ -55,35 +55,63 @@ struct GuideIndex: Sendable {
         var airingsByWork: [String: [Int]] = [:]
         var titleNumbers: [Int32] = []
         titleNumbers.reserveCapacity(programmes.count)
-        // Titles repeat across a week (news, series): each distinct one is folded once, and
-        // titles that fold alike share a number.
-        var numberOfTitle: [String: Int32] = [:]
-        var numberOfFolded: [String: Int32] = [:]
-        var foldedTitles: [String] = []
+        // Titles repeat across a week (news, series): each distinct one is numbered and folded
+        // once. Keyed by bytes: `String`'s canonical hashing of every airing's title was a tenth
+        // of start-up, and titles equal only canonically still share a number, below, since
+        // their foldings are equal.
+        var numberOfTitle: [UTF8Key: Int32] = [:]
+        var distinctTitles: [String] = []
         var checksum = Checksum()
         checksum.add(ISOTime.format(snapshot.generatedAt))
-        for (position, programme) in programmes.enumerated() {
-            schedules[programme.channel, default: []].append(position)
-            if let work = programme.work { airingsByWork[work, default: []].append(position) }
-            if let number = numberOfTitle[programme.title] {
+        // A snapshot holds each channel's programmes together (SnapshotCodec's order), so a
+        // channel's positions are gathered as one run and its id hashed once per run.
+        var run: (channel: String, positions: [Int])?
+        for position in programmes.indices {
+            let channel = programmes[position].channel
+            if run?.channel != channel {
+                if let run { schedules[run.channel, default: []].append(contentsOf: run.positions) }
+                run = (channel, [])
+            }
+            run?.positions.append(position)
+            if let work = programmes[position].work { airingsByWork[work, default: []].append(position) }
+            let title = UTF8Key(programmes[position].title)
+            if let number = numberOfTitle[title] {
                 titleNumbers.append(number)
             } else {
-                let folded = SearchText.fold(programme.title)
-                let number = numberOfFolded[folded] ?? Int32(foldedTitles.count)
-                if number == foldedTitles.count {
-                    foldedTitles.append(folded)
-                    numberOfFolded[folded] = number
-                }
-                numberOfTitle[programme.title] = number
+                let number = Int32(distinctTitles.count)
+                distinctTitles.append(title.string)
+                numberOfTitle[title] = number
                 titleNumbers.append(number)
             }
-            checksum.add(programme.id)
-            checksum.add(programme.title)
+            // What the programme's id is made of, without making the id.
+            checksum.add(channel)
+            checksum.add(Int(programmes[position].start.timeIntervalSince1970.rounded(.down)))
+            checksum.add(programmes[position].sameStartIndex ?? -1)
+            checksum.add(title.string)
         }
-        let byStart: (Int, Int) -> Bool = { programmes[$0].start < programmes[$1].start }
+        if let run { schedules[run.channel, default: []].append(contentsOf: run.positions) }
+        // Folding is the slowest work here (a guide may hold hundreds of thousands of distinct
+        // titles), so the titles are folded on every core; those that fold alike then share the
+        // first one's number.
+        var numberOfFolded: [String: Int32] = [:]
+        var foldedTitles: [String] = []
+        let foldedNumbers = SearchText.fold(inParallel: distinctTitles).map { folded in
+            if let number = numberOfFolded[folded] { return number }
+            let number = Int32(foldedTitles.count)
+            foldedTitles.append(folded)
+            numberOfFolded[folded] = number
+            return number
+        }
+        for position in titleNumbers.indices { titleNumbers[position] = foldedNumbers[Int(titleNumbers[position])] }
+        // Seconds since 1970 by position: sorting compares these, not programmes. Airings
+        // sharing a start go in their clump's order, as in a snapshot.
+        let starts = programmes.map(\.start.timeIntervalSince1970)
+        let byStart: (Int, Int) -> Bool = { a, b in
+            starts[a] != starts[b] ? starts[a] < starts[b] : (programmes[a].sameStartIndex ?? 0) < (programmes[b].sameStartIndex ?? 0)
+        }
         var latestEnds: [String: [Date]] = [:]
         for (channel, positions) in schedules {
-            let sorted = positions.sorted(by: byStart)
+            let sorted = Self.isSorted(positions, by: byStart) ? positions : positions.sorted(by: byStart)
             schedules[channel] = sorted
             var latest = Date.distantPast
             latestEnds[channel] = sorted.map { position in
@@ -92,14 +120,23 @@ struct GuideIndex: Sendable {
             }
         }
         self.latestEnds = latestEnds
-        for (work, positions) in airingsByWork { airingsByWork[work] = positions.sorted(by: byStart) }
+        for (work, positions) in airingsByWork where !Self.isSorted(positions, by: byStart) {
+            airingsByWork[work] = positions.sorted(by: byStart)
+        }
         self.byTitle = programmes.indices.map(Int32.init).sorted {
             let (a, b) = (titleNumbers[Int($0)], titleNumbers[Int($1)])
-            return a != b ? a < b : programmes[Int($0)].start < programmes[Int($1)].start
+            return a != b ? a < b : starts[Int($0)] < starts[Int($1)]
         }
-        self.byStart = programmes.indices.sorted {
-            let (a, b) = (programmes[$0].start, programmes[$1].start)
-            return a != b ? a < b : programmes[$0].channel < programmes[$1].channel
+        // Ties in start go by channel id, compared as `String`s compare; each distinct id is ranked once.
+        var channelRank: [String: Int32] = [:]
+        for (rank, id) in schedules.keys.sorted().enumerated() { channelRank[id] = Int32(rank) }
+        var rankOf = [Int32](repeating: 0, count: programmes.count)
+        for (channel, positions) in schedules {
+            let rank = channelRank[channel] ?? 0
+            for position in positions { rankOf[position] = rank }
+        }
+        self.byStart = programmes.indices.sorted { a, b in
+            starts[a] != starts[b] ? starts[a] < starts[b] : rankOf[a] != rankOf[b] ? rankOf[a] < rankOf[b] : byStart(a, b)
         }
         self.workSearchTitles = snapshot.works.mapValues { work in
             [work.metadata.title, work.metadata.originalTitle].compactMap { $0.map(SearchText.fold) }
@@ -153,6 +190,10 @@ struct GuideIndex: Sendable {
             if programme.id == id { return position }
         }
         return nil
+    }
+
+    private static func isSorted(_ positions: [Int], by precedes: (Int, Int) -> Bool) -> Bool {
+        positions.indices.dropFirst().allSatisfy { !precedes(positions[$0], positions[$0 - 1]) }
     }
 
     /// The folded title of the programme at `position` in `snapshot.programmes`.
@@ -262,7 +303,23 @@ extension Programme {
 /// Text folded as search compares it: case, accents and width do not count.
 enum SearchText {
     static func fold(_ text: String) -> String {
+        // ASCII has no accents and no wide forms: its folding is its lower case, without the
+        // round trip through Foundation's string folding, which costs microseconds per title.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        return foldedByFoundation(text)
+    }
+
+    static func foldedByFoundation(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
+    }
+
+    /// `fold` of each text, on every core at once, in order.
+    static func fold(inParallel texts: [String]) -> [String] {
+        let slices = texts.count < 4_096 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
+        let bounds = (0...slices).map { $0 * texts.count / slices }
+        return concurrentMap(slices) { slice in texts[bounds[slice]..<bounds[slice + 1]].map(fold) }.flatMap { $0 }
     }
 }
 
@@ -281,6 +338,10 @@ struct Checksum {
     mutating func add(_ text: String) {
         add(text.utf8)
         add(CollectionOfOne(0))
+    }
+
+    mutating func add(_ number: Int) {
+        withUnsafeBytes(of: Int64(number).littleEndian) { add($0) }
     }
 
     var hex: String {

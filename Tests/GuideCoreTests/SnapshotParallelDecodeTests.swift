@@ -87,6 +87,9 @@ import TestSupport
         #expect(ProgrammesLayout(Data("[1, 2]".utf8)) == nil)
         #expect(ProgrammesLayout(Data("{\"programmes\": [1, 2".utf8)) == nil)
         #expect(ProgrammesLayout(Data("{\"programmes\": {\"a\": [1, 2]}}".utf8)) == nil)
+        // A string whose last quote is escaped never ends; one ending in an escaped backslash does.
+        #expect(ProgrammesLayout(Data(#"{"programmes": ["a\"]}"#.utf8)) == nil)
+        #expect(ProgrammesLayout(Data(#"{"programmes": ["\\", "a\\\"b"]}"#.utf8))?.elementCount == 2)
         let empty = try #require(ProgrammesLayout(Data("{\"programmes\": [ \n ]}".utf8)))
         #expect(empty.elementCount == 0)
         // Small guides are not worth cutting.

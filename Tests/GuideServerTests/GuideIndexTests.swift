@@ -59,4 +59,52 @@ import Testing
         #expect(Self.index.search("barrio").count == 2)
         #expect(Self.index.foldedTitle(at: 4) == "cine de barrio")
     }
+
+    static func index(_ programmes: [Programme]) -> GuideIndex {
+        GuideIndex(Snapshot(generatedAt: t0, window: TimeWindow(from: t0, to: t0.addingTimeInterval(86_400)),
+                            channels: [Channel(id: "a@b.tv", name: "A"), Channel(id: "La1.es", name: "La 1"), Channel(id: "La2.es", name: "La 2")],
+                            programmes: programmes, report: RunReport()))
+    }
+
+    /// The index gathers a channel's airings as runs of the snapshot's order; a guide handed over in
+    /// another order (a build's, before it is written) is indexed the same.
+    @Test func aGuideInAnyOrderIsIndexedAsItsSortedSelf() {
+        let sorted = Self.index
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5 {
+            let shuffled = Self.index(Self.programmes.shuffled(using: &generator))
+            for channel in ["a@b.tv", "La1.es", "La2.es"] {
+                #expect(shuffled.schedule(of: channel, from: Self.t0, to: Self.t0.addingTimeInterval(86_400))
+                        == sorted.schedule(of: channel, from: Self.t0, to: Self.t0.addingTimeInterval(86_400)))
+            }
+            #expect(shuffled.otherAirings(of: Self.programmes[1], from: Self.t0).map(\.id) == [Self.programmes[5].id, Self.programmes[6].id])
+            #expect(shuffled.startingFrom(Self.t0).map { shuffled.snapshot.programmes[$0].id }
+                    == sorted.startingFrom(Self.t0).map { sorted.snapshot.programmes[$0].id })
+            #expect(shuffled.search("telediario").count == 4)
+        }
+    }
+
+    @Test func theVersionFollowsTitlesTimesChannelsAndClumps() {
+        var versions: Set<String> = [Self.index.version]
+        for change in [{ (p: inout Programme) in p.title += "!" }, { $0.start += 1 }, { $0.channel = "La2.es" }, { $0.sameStartIndex = 2 }] {
+            var programmes = Self.programmes
+            change(&programmes[3])
+            #expect(versions.insert(Self.index(programmes).version).inserted)
+        }
+        #expect(Self.index(Self.programmes).version == Self.index.version)
+    }
+
+    @Test func asciiIsFoldedAsFoundationFoldsIt() {
+        let ascii = String(String.UnicodeScalarView((0..<128).map { Unicode.Scalar(UInt8($0)) }))
+        #expect(SearchText.fold(ascii) == SearchText.foldedByFoundation(ascii))
+        #expect(SearchText.fold("Telediário ＡＢＣ") == "telediario abc")
+    }
+
+    @Test func titlesFoldedOnEveryCoreAreFoldedInOrder() {
+        let words = ["Cine", "BARRIO", "Telediário", "ñandú", "Ｗｉｄｅ", "plain"]
+        let titles = (0..<10_000).map { "\(words[$0 % words.count]) \($0) \(words[($0 / 7) % words.count])" }
+        #expect(SearchText.fold(inParallel: titles) == titles.map(SearchText.fold))
+        #expect(SearchText.fold(inParallel: []) == [])
+        #expect(SearchText.fold(inParallel: ["Á"]) == ["a"])
+    }
 }
