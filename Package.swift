@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Every target, tests and fuzz targets included: a member (method, property, operator) is visible
@@ -201,4 +201,17 @@ if Context.environment["TVGUIDE_FUZZ"] == "1" {
             // No main of its own: libFuzzer's main calls LLVMFuzzerTestOneInput.
             swiftSettings: strictImports + [.unsafeFlags(["-parse-as-library"])]))
     }
+}
+
+// Micro-benchmarks of the hot paths (ordo-one/benchmark, Benchmarks/GuideBenchmarks). They exist
+// only when bench/micro.sh sets TVGUIDE_MICROBENCH=1 and builds them in .build-micro, so that the
+// package's own build and CI never fetch or compile the benchmark library.
+if Context.environment["TVGUIDE_MICROBENCH"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets.append(.executableTarget(
+        name: "GuideBenchmarks",
+        dependencies: ["GuideCore", "GuideServer", "XMLTV", .product(name: "Benchmark", package: "benchmark")],
+        path: "Benchmarks/GuideBenchmarks",
+        swiftSettings: strictImports,
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
 }

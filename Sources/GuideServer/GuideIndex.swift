@@ -3,7 +3,7 @@ import GuideCore
 
 /// A snapshot arranged for answering requests: built once per refresh, then only read. Every
 /// lookup a route makes is a dictionary hit or a binary search here, never a scan of the guide.
-struct GuideIndex: Sendable {
+package struct GuideIndex: Sendable {
     let snapshot: Snapshot
     /// The snapshot's channels in the configured order (`ServerSettings.channelOrder`), the
     /// channels it does not name after them in the snapshot's (id) order: how pages and lists
@@ -38,7 +38,7 @@ struct GuideIndex: Sendable {
     /// `Programme.id` → the audience records joined to it, by day.
     let audiencesByProgramme: [String: [AudienceRecord]]
 
-    init(_ snapshot: Snapshot, channelOrder: [String] = []) {
+    package init(_ snapshot: Snapshot, channelOrder: [String] = []) {
         self.snapshot = snapshot
         var rank: [String: Int] = [:]
         for (position, id) in channelOrder.enumerated() where rank[id] == nil { rank[id] = position }

@@ -1,0 +1,99 @@
+import Benchmark
+import Foundation
+import GuideCore
+import GuideServer
+import XMLTV
+
+/// Micro-benchmarks of the hot paths behind bench/scale.sh's figures (issue 14): what a build
+/// spends writing the snapshot and parsing XMLTV, and what `tvguide serve` spends at start-up
+/// reading the snapshot and indexing it. Run with bench/micro.sh; the end-to-end figures stay in
+/// bench/scale.sh, bench/run.sh and bench/serve.sh.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
+        scalingFactor: .one,
+        maxDuration: .seconds(10),
+        maxIterations: 20
+    )
+    let guide = SyntheticGuide(channels: 100, days: 7)
+    let snapshot = guide.snapshot
+    let json = Data(try! SnapshotCodec.encodedBytes(snapshot))
+    let xmltv = Data(guide.xmltv.utf8)
+    let programmes = snapshot.programmes.count
+
+    Benchmark("SnapshotCodec.encodedBytes, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try SnapshotCodec.encodedBytes(snapshot)) }
+    }
+    Benchmark("SnapshotCodec.decode, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try SnapshotCodec.decode(json)) }
+    }
+    Benchmark("GuideIndex.init, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(GuideIndex(snapshot)) }
+    }
+    Benchmark("Interner.intern, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var interner = Interner(programmes: programmes)
+            var copies = snapshot.programmes
+            for index in copies.indices { interner.intern(&copies[index]) }
+            blackHole(copies)
+        }
+    }
+    Benchmark("XMLTVParser.parse, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try XMLTVParser(source: "bench").parse(xmltv, name: "bench.xml")) }
+    }
+}
+
+/// A week of a line-up in the shape of bench/make_xmltv.py's: titles of a few words from a small
+/// vocabulary (so they repeat, as series and news do), a sentence-long description each.
+/// Deterministic (a fixed linear congruential sequence), so runs compare.
+struct SyntheticGuide {
+    let snapshot: Snapshot
+    let xmltv: String
+
+    init(channels: Int, days: Int) {
+        let words = ("el la los las un una de del en con sin por para sobre bajo noche día mar sol luna casa vida amor guerra "
+                     + "ciudad río montaña historia secreto viaje tiempo camino fuego agua tierra cielo sombra luz memoria").split(separator: " ")
+        var seed: UInt64 = 20_261_019
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        func sentence(_ count: Int) -> String {
+            (0..<count).map { _ in String(words[next(words.count)]) }.joined(separator: " ").capitalized
+        }
+        let first = Date(timeIntervalSince1970: 1_792_908_000)
+        var channelList: [Channel] = []
+        var programmes: [Programme] = []
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tv generator-info-name=\"GuideBenchmarks\">\n"
+        for number in 0..<channels {
+            let id = String(format: "c%05d.bench", number)
+            channelList.append(Channel(id: id, name: "Canal \(number)"))
+            xml += "  <channel id=\"\(id)\"><display-name>Canal \(number)</display-name></channel>\n"
+        }
+        for channel in channelList {
+            var start = first
+            while start < first.addingTimeInterval(Double(days) * 86_400) {
+                let stop = start.addingTimeInterval(Double(30 + next(61)) * 60)
+                var programme = Programme(channel: channel.id, start: start, stop: stop, title: sentence(2 + next(3)), source: "bench")
+                programme.synopsis = sentence(25 + next(21)) + "."
+                programme.categories = [LocalizedText(["Noticias", "Película", "Serie", "Documental"][next(4)], lang: "es")]
+                programmes.append(programme)
+                xml += "  <programme start=\"\(XMLTVStamp.format(start))\" stop=\"\(XMLTVStamp.format(stop))\" channel=\"\(channel.id)\">"
+                    + "<title lang=\"es\">\(programme.title)</title><desc lang=\"es\">\(programme.synopsis!)</desc>"
+                    + "<category lang=\"es\">\(programme.categories![0].value)</category></programme>\n"
+                start = stop
+            }
+        }
+        xml += "</tv>\n"
+        snapshot = Snapshot(generatedAt: first, window: TimeWindow(from: first, to: first.addingTimeInterval(Double(days) * 86_400)),
+                            channels: channelList, programmes: programmes, report: RunReport())
+        xmltv = xml
+    }
+}
+
+/// `YYYYMMDDhhmmss +0000`, as XMLTV writes a time.
+enum XMLTVStamp {
+    static func format(_ date: Date) -> String {
+        CompactTime.format(date).filter(\.isNumber) + " +0000"
+    }
+}
