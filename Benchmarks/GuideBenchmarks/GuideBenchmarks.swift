@@ -15,10 +15,9 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(10),
         maxIterations: 20
     )
-    let guide = SyntheticGuide(channels: 100, days: 7)
-    let snapshot = guide.snapshot
+    let snapshot = SyntheticGuide.week(channels: 100, days: 7)
     let json = Data(try! SnapshotCodec.encodedBytes(snapshot))
-    let xmltv = Data(guide.xmltv.utf8)
+    let xmltv = try! XMLTVWriter.write(channels: snapshot.channels, programmes: snapshot.programmes)
     let programmes = snapshot.programmes.count
 
     Benchmark("SnapshotCodec.encodedBytes, \(programmes) programmes") { benchmark in
@@ -45,12 +44,10 @@ let benchmarks: @Sendable () -> Void = {
 
 /// A week of a line-up in the shape of bench/make_xmltv.py's: titles of a few words from a small
 /// vocabulary (so they repeat, as series and news do), a sentence-long description each.
-/// Deterministic (a fixed linear congruential sequence), so runs compare.
-struct SyntheticGuide {
-    let snapshot: Snapshot
-    let xmltv: String
-
-    init(channels: Int, days: Int) {
+/// Deterministic (a fixed linear congruential sequence), so runs compare. The XMLTV benchmark
+/// parses what `XMLTVWriter` writes of it.
+enum SyntheticGuide {
+    static func week(channels: Int, days: Int) -> Snapshot {
         let words = ("el la los las un una de del en con sin por para sobre bajo noche día mar sol luna casa vida amor guerra "
                      + "ciudad río montaña historia secreto viaje tiempo camino fuego agua tierra cielo sombra luz memoria").split(separator: " ")
         var seed: UInt64 = 20_261_019
@@ -62,38 +59,21 @@ struct SyntheticGuide {
             (0..<count).map { _ in String(words[next(words.count)]) }.joined(separator: " ").capitalized
         }
         let first = Date(timeIntervalSince1970: 1_792_908_000)
-        var channelList: [Channel] = []
+        let end = first.addingTimeInterval(Double(days) * 86_400)
+        let channelList = (0..<channels).map { Channel(id: String(format: "c%05d.bench", $0), name: "Canal \($0)") }
         var programmes: [Programme] = []
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tv generator-info-name=\"GuideBenchmarks\">\n"
-        for number in 0..<channels {
-            let id = String(format: "c%05d.bench", number)
-            channelList.append(Channel(id: id, name: "Canal \(number)"))
-            xml += "  <channel id=\"\(id)\"><display-name>Canal \(number)</display-name></channel>\n"
-        }
         for channel in channelList {
             var start = first
-            while start < first.addingTimeInterval(Double(days) * 86_400) {
+            while start < end {
                 let stop = start.addingTimeInterval(Double(30 + next(61)) * 60)
                 var programme = Programme(channel: channel.id, start: start, stop: stop, title: sentence(2 + next(3)), source: "bench")
                 programme.synopsis = sentence(25 + next(21)) + "."
                 programme.categories = [LocalizedText(["Noticias", "Película", "Serie", "Documental"][next(4)], lang: "es")]
                 programmes.append(programme)
-                xml += "  <programme start=\"\(XMLTVStamp.format(start))\" stop=\"\(XMLTVStamp.format(stop))\" channel=\"\(channel.id)\">"
-                    + "<title lang=\"es\">\(programme.title)</title><desc lang=\"es\">\(programme.synopsis!)</desc>"
-                    + "<category lang=\"es\">\(programme.categories![0].value)</category></programme>\n"
                 start = stop
             }
         }
-        xml += "</tv>\n"
-        snapshot = Snapshot(generatedAt: first, window: TimeWindow(from: first, to: first.addingTimeInterval(Double(days) * 86_400)),
-                            channels: channelList, programmes: programmes, report: RunReport())
-        xmltv = xml
-    }
-}
-
-/// `YYYYMMDDhhmmss +0000`, as XMLTV writes a time.
-enum XMLTVStamp {
-    static func format(_ date: Date) -> String {
-        CompactTime.format(date).filter(\.isNumber) + " +0000"
+        return Snapshot(generatedAt: first, window: TimeWindow(from: first, to: end), channels: channelList,
+                        programmes: programmes, report: RunReport())
     }
 }

@@ -25,10 +25,7 @@ import Testing
         airing("La2.es", 120, "Telediário"),
     ]
 
-    static let index = GuideIndex(Snapshot(generatedAt: t0, window: TimeWindow(from: t0, to: t0.addingTimeInterval(86_400)),
-                                           channels: [Channel(id: "a@b.tv", name: "A"), Channel(id: "La1.es", name: "La 1"),
-                                                      Channel(id: "La2.es", name: "La 2")],
-                                           programmes: programmes, report: RunReport()))
+    static let index = indexed(programmes)
 
     @Test func everyProgrammeIsFoundByItsIdClumpsAndSecondsIncluded() {
         for programme in Self.programmes {
@@ -60,7 +57,7 @@ import Testing
         #expect(Self.index.foldedTitle(at: 4) == "cine de barrio")
     }
 
-    static func index(_ programmes: [Programme]) -> GuideIndex {
+    static func indexed(_ programmes: [Programme]) -> GuideIndex {
         GuideIndex(Snapshot(generatedAt: t0, window: TimeWindow(from: t0, to: t0.addingTimeInterval(86_400)),
                             channels: [Channel(id: "a@b.tv", name: "A"), Channel(id: "La1.es", name: "La 1"), Channel(id: "La2.es", name: "La 2")],
                             programmes: programmes, report: RunReport()))
@@ -72,7 +69,7 @@ import Testing
         let sorted = Self.index
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5 {
-            let shuffled = Self.index(Self.programmes.shuffled(using: &generator))
+            let shuffled = Self.indexed(Self.programmes.shuffled(using: &generator))
             for channel in ["a@b.tv", "La1.es", "La2.es"] {
                 #expect(shuffled.schedule(of: channel, from: Self.t0, to: Self.t0.addingTimeInterval(86_400))
                         == sorted.schedule(of: channel, from: Self.t0, to: Self.t0.addingTimeInterval(86_400)))
@@ -89,9 +86,9 @@ import Testing
         for change in [{ (p: inout Programme) in p.title += "!" }, { $0.start += 1 }, { $0.channel = "La2.es" }, { $0.sameStartIndex = 2 }] {
             var programmes = Self.programmes
             change(&programmes[3])
-            #expect(versions.insert(Self.index(programmes).version).inserted)
+            #expect(versions.insert(Self.indexed(programmes).version).inserted)
         }
-        #expect(Self.index(Self.programmes).version == Self.index.version)
+        #expect(Self.indexed(Self.programmes).version == Self.index.version)
     }
 
     @Test func asciiIsFoldedAsFoundationFoldsIt() {
