@@ -31,3 +31,14 @@ private final class Slots<Value: Sendable>: @unchecked Sendable {
         lock.withLock { slots.map { $0! } }
     }
 }
+
+/// `transform` of each element, in order, the array cut into runs that are mapped on every core at
+/// once; in one run when there are fewer than `minimumPerSlice` elements to give each.
+package func concurrentMap<Element: Sendable, Result: Sendable>(_ elements: [Element], minimumPerSlice: Int,
+                                                                _ transform: @Sendable (Element) -> Result) -> [Result] {
+    let slices = min(4 * ProcessInfo.processInfo.activeProcessorCount, elements.count / max(1, minimumPerSlice))
+    guard slices > 1 else { return elements.map(transform) }
+    return concurrentMap(slices) { slice in
+        elements[(slice * elements.count / slices)..<((slice + 1) * elements.count / slices)].map(transform)
+    }.flatMap { $0 }
+}

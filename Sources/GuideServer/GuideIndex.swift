@@ -95,7 +95,7 @@ package struct GuideIndex: Sendable {
         // first one's number.
         var numberOfFolded: [String: Int32] = [:]
         var foldedTitles: [String] = []
-        let foldedNumbers = SearchText.fold(inParallel: distinctTitles).map { folded in
+        let foldedNumbers = concurrentMap(distinctTitles, minimumPerSlice: 1_024, SearchText.fold).map { folded in
             if let number = numberOfFolded[folded] { return number }
             let number = Int32(foldedTitles.count)
             foldedTitles.append(folded)
@@ -313,13 +313,6 @@ enum SearchText {
 
     static func foldedByFoundation(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
-    }
-
-    /// `fold` of each text, on every core at once, in order.
-    static func fold(inParallel texts: [String]) -> [String] {
-        let slices = texts.count < 4_096 ? 1 : 4 * ProcessInfo.processInfo.activeProcessorCount
-        let bounds = (0...slices).map { $0 * texts.count / slices }
-        return concurrentMap(slices) { slice in texts[bounds[slice]..<bounds[slice + 1]].map(fold) }.flatMap { $0 }
     }
 }
 

@@ -100,8 +100,8 @@ import Testing
     @Test func titlesFoldedOnEveryCoreAreFoldedInOrder() {
         let words = ["Cine", "BARRIO", "Telediário", "ñandú", "Ｗｉｄｅ", "plain"]
         let titles = (0..<10_000).map { "\(words[$0 % words.count]) \($0) \(words[($0 / 7) % words.count])" }
-        #expect(SearchText.fold(inParallel: titles) == titles.map(SearchText.fold))
-        #expect(SearchText.fold(inParallel: []) == [])
-        #expect(SearchText.fold(inParallel: ["Á"]) == ["a"])
+        #expect(concurrentMap(titles, minimumPerSlice: 1_024, SearchText.fold) == titles.map(SearchText.fold))
+        #expect(concurrentMap([String](), minimumPerSlice: 1_024, SearchText.fold) == [])
+        #expect(concurrentMap(["Á"], minimumPerSlice: 1_024, SearchText.fold) == ["a"])
     }
 }
