@@ -13,10 +13,7 @@ package enum SnapshotCodec {
     /// which spares a build as much memory as the snapshot file is large (331 MB at 3,000
     /// channels × 7 days).
     package static func encodedBytes(_ snapshot: Snapshot) throws -> [UInt8] {
-        var canonical = snapshot
-        canonical.channels = sortedChannels(snapshot.channels)
-        canonical.programmes = sortedProgrammes(snapshot.programmes)
-        canonical.audiences = sortedAudiences(snapshot.audiences)
+        let canonical = Self.canonical(snapshot)
         // About 800 bytes per programme; reserving once avoids copying tens of MB while growing.
         let audienceRecords = canonical.audiences.reduce(0) { $0 + $1.records.count }
         var writer = JSONWriter(pretty: true, capacity: 4_096 + canonical.programmes.count * 800 + canonical.channels.count * 300
@@ -24,6 +21,15 @@ package enum SnapshotCodec {
         canonical.write(to: &writer)
         writer.newline()
         return writer.bytes
+    }
+
+    /// `snapshot` in the order its bytes list things: channels, programmes and audiences sorted.
+    package static func canonical(_ snapshot: Snapshot) -> Snapshot {
+        var canonical = snapshot
+        canonical.channels = sortedChannels(snapshot.channels)
+        canonical.programmes = sortedProgrammes(snapshot.programmes)
+        canonical.audiences = sortedAudiences(snapshot.audiences)
+        return canonical
     }
 
     /// Reads every schema up to `Snapshot.currentSchemaVersion`.

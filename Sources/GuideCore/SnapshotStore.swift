@@ -8,14 +8,17 @@ import Darwin
 #endif
 
 /// A folder of snapshots: `latest.json` plus dated `guide-<CompactTime of generatedAt>.json`
-/// files, the newest `keep` of them kept. Every file is written with `AtomicFile`, so that a crash
-/// or a full disk leaves either the old file or the new one, never a torn one.
+/// files, the newest `keep` of them kept, and `latest.packed`, the binary companion of
+/// `latest.json` that `loadLatest` reads while `latest.json` is the file it was made for
+/// (`PackedSnapshot`). Every file is written with `AtomicFile`, so that a crash or a full disk
+/// leaves either the old file or the new one, never a torn one.
 package struct SnapshotStore: Sendable {
     package let directory: URL
     /// How many dated files to keep; below 1 counts as 1, so the snapshot just written stays.
     package let keep: Int
 
     package static let latestName = "latest.json"
+    package static let packedName = "latest.packed"
     static let datedPrefix = "guide-"
     static let datedSuffix = ".json"
 
@@ -25,30 +28,54 @@ package struct SnapshotStore: Sendable {
     }
 
     package var latestURL: URL { directory.appendingPathComponent(Self.latestName) }
+    package var packedURL: URL { directory.appendingPathComponent(Self.packedName) }
 
     package func datedURL(for generatedAt: Date) -> URL {
         directory.appendingPathComponent(Self.datedPrefix + CompactTime.format(generatedAt) + Self.datedSuffix)
     }
 
-    /// Writes the dated file, then `latest.json`, then prunes old dated files; returns the dated
-    /// file. Nothing is replaced when encoding or the dated write fails, so `latest.json` is
-    /// always the last snapshot that was written whole.
+    /// Writes the dated file, then `latest.json`, then its companion `latest.packed`, then
+    /// prunes old dated files; returns the dated file. Nothing is replaced when encoding or the
+    /// dated write fails, so `latest.json` is always the last snapshot that was written whole.
     @discardableResult
     package func write(_ snapshot: Snapshot) throws -> URL {
-        let data = try SnapshotCodec.encodedBytes(snapshot)
-        try createDirectory()
-        AtomicFile.removeAbandonedTemporaryFiles(in: directory)
+        let canonical = SnapshotCodec.canonical(snapshot)
         let dated = datedURL(for: snapshot.generatedAt)
-        try AtomicFile.write(data, to: dated)
-        try AtomicFile.link(dated, to: latestURL, orWrite: data)
+        // In a scope of its own, so that the JSON's bytes are freed before the companion is made.
+        do {
+            let data = try SnapshotCodec.encodedBytes(canonical)
+            try createDirectory()
+            AtomicFile.removeAbandonedTemporaryFiles(in: directory)
+            try AtomicFile.write(data, to: dated)
+            try AtomicFile.link(dated, to: latestURL, orWrite: data)
+        }
+        writeCompanion(of: canonical)
         try prune()
         return dated
     }
 
-    /// The snapshot in `latest.json`, or nil when there is none yet.
+    /// The snapshot in `latest.json`, or nil when there is none yet: read from `latest.packed`
+    /// when that was made for this `latest.json`, else from the JSON.
     package func loadLatest() throws -> Snapshot? {
         guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
+        if let identity = PackedSnapshot.Identity(of: latestURL), let packed = try? Data(contentsOf: packedURL),
+           let snapshot = PackedSnapshot.decode(packed, expecting: identity) {
+            return snapshot
+        }
         return try Self.load(latestURL)
+    }
+
+    /// The companion only spares the next reader the JSON's parse: when it cannot be written
+    /// (a full disk), the build still stands, and the stale companion is removed; were the
+    /// removal to fail too, its identity no longer matches `latest.json` and it is not read.
+    private func writeCompanion(of snapshot: Snapshot) {
+        guard let identity = PackedSnapshot.Identity(of: latestURL),
+              let bytes = try? PackedSnapshot.encode(snapshot, for: identity),
+              (try? AtomicFile.write(bytes, to: packedURL)) != nil
+        else {
+            unlink(packedURL.path)
+            return
+        }
     }
 
     /// Any snapshot file, in a store or not.

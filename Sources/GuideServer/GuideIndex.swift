@@ -60,6 +60,7 @@ package struct GuideIndex: Sendable {
         // of start-up, and titles equal only canonically still share a number, below, since
         // their foldings are equal.
         var numberOfTitle: [UTF8Key: Int32] = [:]
+        numberOfTitle.reserveCapacity(programmes.count / 2)
         var distinctTitles: [String] = []
         var checksum = Checksum()
         checksum.add(ISOTime.format(snapshot.generatedAt))
@@ -94,6 +95,7 @@ package struct GuideIndex: Sendable {
         // titles), so the titles are folded on every core; those that fold alike then share the
         // first one's number.
         var numberOfFolded: [String: Int32] = [:]
+        numberOfFolded.reserveCapacity(distinctTitles.count)
         var foldedTitles: [String] = []
         let foldedNumbers = concurrentMap(distinctTitles, minimumPerSlice: 1_024, SearchText.fold).map { folded in
             if let number = numberOfFolded[folded] { return number }
@@ -123,10 +125,6 @@ package struct GuideIndex: Sendable {
         for (work, positions) in airingsByWork where !Self.isSorted(positions, by: byStart) {
             airingsByWork[work] = positions.sorted(by: byStart)
         }
-        self.byTitle = programmes.indices.map(Int32.init).sorted {
-            let (a, b) = (titleNumbers[Int($0)], titleNumbers[Int($1)])
-            return a != b ? a < b : starts[Int($0)] < starts[Int($1)]
-        }
         // Ties in start go by channel id, compared as `String`s compare; each distinct id is ranked once.
         var channelRank: [String: Int32] = [:]
         for (rank, id) in schedules.keys.sorted().enumerated() { channelRank[id] = Int32(rank) }
@@ -135,9 +133,24 @@ package struct GuideIndex: Sendable {
             let rank = channelRank[channel] ?? 0
             for position in positions { rankOf[position] = rank }
         }
-        self.byStart = programmes.indices.sorted { a, b in
-            starts[a] != starts[b] ? starts[a] < starts[b] : rankOf[a] != rankOf[b] ? rankOf[a] < rankOf[b] : byStart(a, b)
+        // The two orders over every airing do not depend on each other: one per core.
+        let (titles, ranks) = (titleNumbers, rankOf)
+        let orders = concurrentMap(2) { order -> [Int32] in
+            if order == 0 {
+                return programmes.indices.map(Int32.init).sorted {
+                    let (a, b) = (titles[Int($0)], titles[Int($1)])
+                    return a != b ? a < b : starts[Int($0)] < starts[Int($1)]
+                }
+            }
+            return programmes.indices.map(Int32.init).sorted {
+                let (a, b) = (Int($0), Int($1))
+                if starts[a] != starts[b] { return starts[a] < starts[b] }
+                if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
+                return (programmes[a].sameStartIndex ?? 0) < (programmes[b].sameStartIndex ?? 0)
+            }
         }
+        self.byTitle = orders[0]
+        self.byStart = orders[1].map(Int.init)
         self.workSearchTitles = snapshot.works.mapValues { work in
             [work.metadata.title, work.metadata.originalTitle].compactMap { $0.map(SearchText.fold) }
         }

@@ -35,7 +35,7 @@ import Darwin
         let dated = try store.write(snapshot)
 
         #expect(dated.lastPathComponent == "guide-20261025T060000Z.json")
-        #expect(try scratch.names(in: store) == ["guide-20261025T060000Z.json", "latest.json"])
+        #expect(try scratch.names(in: store) == ["guide-20261025T060000Z.json", "latest.json", "latest.packed"])
         let expected = try SnapshotCodec.encode(snapshot)
         #expect(try Data(contentsOf: dated) == expected)
         #expect(try Data(contentsOf: store.latestURL) == expected)
@@ -63,7 +63,7 @@ import Darwin
         #expect(store.list().map(\.lastPathComponent) == [
             "guide-20261023T060000Z.json", "guide-20261022T060000Z.json", "guide-20261021T060000Z.json",
         ])
-        #expect(try scratch.names(in: store).filter { !$0.hasPrefix("guide-") } == ["latest.json"])
+        #expect(try scratch.names(in: store).filter { !$0.hasPrefix("guide-") } == ["latest.json", "latest.packed"])
         #expect(try store.loadLatest()?.generatedAt == SnapshotSamples.time("2026-10-22T06:00:00Z"))
     }
 
@@ -100,7 +100,7 @@ import Darwin
 
         try store.write(SnapshotSamples.minimal(generatedAt: "2026-10-20T06:00:00Z"))
         #expect(try scratch.names(in: store) == [
-            concurrent.lastPathComponent, "guide-20261019T060000Z.json", "guide-20261020T060000Z.json", "latest.json",
+            concurrent.lastPathComponent, "guide-20261019T060000Z.json", "guide-20261020T060000Z.json", "latest.json", "latest.packed",
         ])
         writer.release()
         try store.write(SnapshotSamples.minimal(generatedAt: "2026-10-21T06:00:00Z"))

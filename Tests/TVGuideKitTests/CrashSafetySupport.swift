@@ -277,8 +277,8 @@ struct StoreInspection: Sendable {
     }
 
     /// `latest.json` and the dated files: each must load and be one of the snapshots it may be,
-    /// whole; only snapshots and temporary files may be in the folder, and no temporary file is
-    /// listed as a snapshot. Returns the problems and each snapshot found with the one it matched.
+    /// whole; `latest.packed` must read as `latest.json` does; only snapshots, the companion and
+    /// temporary files may be in the folder, and no temporary file is listed as a snapshot. Returns the problems and each snapshot found with the one it matched.
     private func snapshots(
         in folder: URL, latestMayBe: [KnownSnapshot], datedMayBe: [KnownSnapshot], latestRequired: Bool
     ) -> ([String], [(Snapshot, Snapshot)]) {
@@ -313,8 +313,19 @@ struct StoreInspection: Sendable {
             if dated.lastPathComponent.hasPrefix(".") { problems.append("the temporary file \(dated.lastPathComponent) is listed as a snapshot") }
             check(dated, mayBe: datedMayBe)
         }
-        for name in Self.names(in: store.directory) where name != SnapshotStore.latestName && !Self.isTemporary(name)
-            && !(name.hasPrefix("guide-") && name.hasSuffix(".json")) {
+        // A companion left by a killed build is either latest.json's own or ignored: what the
+        // store reads is always what latest.json holds.
+        if FileManager.default.fileExists(atPath: store.packedURL.path) {
+            do {
+                if try store.loadLatest() != SnapshotStore.load(store.latestURL) {
+                    problems.append("latest.packed reads other than latest.json")
+                }
+            } catch {
+                problems.append("latest.packed beside a latest.json that does not load: \(error)")
+            }
+        }
+        for name in Self.names(in: store.directory) where name != SnapshotStore.latestName && name != SnapshotStore.packedName
+            && !Self.isTemporary(name) && !(name.hasPrefix("guide-") && name.hasSuffix(".json")) {
             problems.append("unexpected file \(name) among the snapshots")
         }
         return (problems, found)

@@ -1,0 +1,470 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A binary companion of a snapshot's JSON (`latest.packed` beside `latest.json`) that
+/// `tvguide serve` reads in one pass instead of parsing the JSON: at 3,000 channels × 7 days the
+/// JSON decode was three of the five seconds before the first answer.
+///
+/// The JSON stays the snapshot: users read and diff it, and every store keeps it. The companion
+/// is derived from it, names the file it was made for (`Identity`), and is only read while that
+/// file is unchanged; anything unexpected in it makes the reader fall back to the JSON.
+///
+/// What a week repeats is held once: every text is in one table, numbered, and made a `String`
+/// once however many airings share it; what varies least per airing (categories, episode
+/// numbering, images, ratings…) is one of a few "templates", compact JSON read by
+/// `ProgrammeJSONReader` once each. An airing is then a few numbers: its channel, times, title,
+/// sub-title, synopsis, source, work, place in a clump, credits, and template.
+///
+/// Layout (integers little-endian; `varint` is LEB128, `signed` its zigzag form):
+/// - 16 bytes `magic`, u32 `formatVersion`, u32 0, the `Identity` as four u64;
+/// - u64 length + the snapshot without programmes, as `SnapshotCodec` writes it;
+/// - u64 count, count + 1 u64 offsets, then the texts' UTF-8 bytes, one after another;
+/// - u64 count of template chunks, each u64 length + a compact JSON array of programmes;
+/// - u64 programme count, u64 slice count, then each slice: u64 programmes, u64 length, records.
+package enum PackedSnapshot {
+    static let magic = Array("tvguide packed\n\u{0}".utf8)
+    static let formatVersion: UInt32 = 1
+    /// Programmes per slice of records, and templates per chunk: the units read in parallel.
+    static let programmesPerSlice = 8_192
+    static let templatesPerChunk = 4_096
+
+    /// The JSON file a companion was made for, as `stat` sees it: a new build writes a new file
+    /// (a new inode), and an edit changes its modification time or size.
+    package struct Identity: Equatable, Sendable {
+        var size: UInt64
+        var seconds: UInt64
+        var nanoseconds: UInt64
+        var inode: UInt64
+
+        package init?(of url: URL) {
+            var info = stat()
+            guard stat(url.path, &info) == 0 else { return nil }
+            size = UInt64(info.st_size)
+            inode = UInt64(info.st_ino)
+            #if canImport(Darwin)
+            seconds = UInt64(bitPattern: Int64(info.st_mtimespec.tv_sec))
+            nanoseconds = UInt64(info.st_mtimespec.tv_nsec)
+            #else
+            seconds = UInt64(bitPattern: Int64(info.st_mtim.tv_sec))
+            nanoseconds = UInt64(info.st_mtim.tv_nsec)
+            #endif
+        }
+
+        init(size: UInt64, seconds: UInt64, nanoseconds: UInt64, inode: UInt64) {
+            (self.size, self.seconds, self.nanoseconds, self.inode) = (size, seconds, nanoseconds, inode)
+        }
+    }
+
+    /// The companion of `snapshot` as `SnapshotCodec` writes it (so as the JSON reads back:
+    /// canonical order, times in whole seconds).
+    package static func encode(_ snapshot: Snapshot, for identity: Identity) throws -> [UInt8] {
+        let canonical = SnapshotCodec.canonical(snapshot)
+        var rest = canonical
+        rest.programmes = []
+        let restJSON = try SnapshotCodec.encodedBytes(rest)
+
+        // Writing each airing's template is most of the work and needs nothing shared: on every core.
+        let programmes = canonical.programmes
+        let sliceStarts = Array(stride(from: 0, to: programmes.count, by: programmesPerSlice))
+        let templateJSON = concurrentMap(sliceStarts.count) { slice in
+            programmes[sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)].map {
+                JSONWriter.compact(template(of: $0))
+            }
+        }
+        var texts = TextTable(capacity: 2 * programmes.count)
+        var templates = TextTable(capacity: programmes.count / 8)
+        var slices: [(programmes: Int, bytes: [UInt8])] = []
+        for (slice, start) in sliceStarts.enumerated() {
+            var records = PackedBytes(capacity: programmesPerSlice * 16)
+            let sliceProgrammes = programmes[start..<min(start + programmesPerSlice, programmes.count)]
+            for (programme, template) in zip(sliceProgrammes, templateJSON[slice]) {
+                let credits = programme.credits.flatMap { $0.allSatisfy(isPlain) ? $0 : nil }
+                records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsis != nil ? 4 : 0)
+                                   | (programme.work != nil ? 8 : 0) | (programme.sameStartIndex != nil ? 16 : 0) | (credits != nil ? 32 : 0))
+                records.varint(texts.number(programme.channel))
+                records.signed(wholeSeconds(programme.start))
+                records.varint(texts.number(programme.title))
+                records.varint(texts.number(programme.source))
+                if let stop = programme.stop { records.signed(wholeSeconds(stop) - wholeSeconds(programme.start)) }
+                if let subtitle = programme.subtitle { records.varint(texts.number(subtitle)) }
+                if let synopsis = programme.synopsis { records.varint(texts.number(synopsis)) }
+                if let work = programme.work { records.varint(texts.number(work)) }
+                if let place = programme.sameStartIndex { records.signed(Int64(place)) }
+                if let credits {
+                    records.varint(UInt64(credits.count))
+                    for credit in credits {
+                        records.varint((credit.character != nil ? 1 : 0) | (credit.guest != nil ? 2 : 0) | (credit.guest == true ? 4 : 0))
+                        records.varint(UInt64(Credit.Role.allCases.firstIndex(of: credit.role)!))
+                        records.varint(texts.number(credit.name))
+                        if let character = credit.character { records.varint(texts.number(character)) }
+                    }
+                }
+                records.varint(templates.number(template))
+            }
+            slices.append((sliceProgrammes.count, records.bytes))
+        }
+
+        var out = PackedBytes(capacity: restJSON.count + texts.byteCount + templates.byteCount
+                                  + slices.reduce(0) { $0 + $1.bytes.count } + 8 * texts.strings.count + 4_096)
+        out.append(magic)
+        out.u32(formatVersion)
+        out.u32(0)
+        for field in [identity.size, identity.seconds, identity.nanoseconds, identity.inode] { out.u64(field) }
+        out.u64(UInt64(restJSON.count))
+        out.append(restJSON)
+        texts.write(to: &out)
+        let chunks = stride(from: 0, to: templates.strings.count, by: templatesPerChunk).map {
+            templates.strings[$0..<min($0 + templatesPerChunk, templates.strings.count)]
+        }
+        out.u64(UInt64(chunks.count))
+        for chunk in chunks {
+            let array = Array("[\(chunk.joined(separator: ","))]".utf8)
+            out.u64(UInt64(array.count))
+            out.append(array)
+        }
+        out.u64(UInt64(canonical.programmes.count))
+        out.u64(UInt64(slices.count))
+        for slice in slices {
+            out.u64(UInt64(slice.programmes))
+            out.u64(UInt64(slice.bytes.count))
+            out.append(slice.bytes)
+        }
+        return out.bytes
+    }
+
+    /// The snapshot, or nil when `data` is not a companion of the file `identity` names, or is
+    /// damaged in any way the reader can tell: the caller then reads the JSON.
+    package static func decode(_ data: Data, expecting identity: Identity) -> Snapshot? {
+        do {
+            return try read(data, expecting: identity)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Why a companion was not read; never shown, the JSON is read instead.
+    struct Unreadable: Error {}
+
+    private static func read(_ data: Data, expecting identity: Identity) throws(Unreadable) -> Snapshot {
+        var cursor = PackedCursor(count: data.count)
+        let head = try cursor.take(magic.count + 8 + 32)
+        let written: Identity = data.withUnsafeBytes { bytes in
+            let field = { (offset: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: head.lowerBound + offset, as: UInt64.self)) }
+            return Identity(size: field(24), seconds: field(32), nanoseconds: field(40), inode: field(48))
+        }
+        let header = data.withUnsafeBytes { bytes in
+            (Array(bytes[head.lowerBound..<(head.lowerBound + magic.count)]),
+             UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: head.lowerBound + magic.count, as: UInt32.self)))
+        }
+        guard header.0 == magic, header.1 == formatVersion, written == identity else { throw Unreadable() }
+
+        let restRange = try cursor.take(Int(cursor.u64(data)))
+        let textCount = try cursor.count(data, atMost: data.count / 8)
+        let offsetsRange = try cursor.take(8 * (textCount + 1))
+        let textBytes = try cursor.take(Int(cursor.u64(data)))
+        var chunks: [Range<Int>] = []
+        for _ in 0..<(try cursor.count(data, atMost: data.count / 8)) {
+            chunks.append(try cursor.take(Int(cursor.u64(data))))
+        }
+        let programmeCount = try cursor.count(data, atMost: data.count)
+        var slices: [(programmes: Int, range: Range<Int>)] = []
+        for _ in 0..<(try cursor.count(data, atMost: data.count / 16)) {
+            let programmes = try cursor.count(data, atMost: data.count)
+            slices.append((programmes, try cursor.take(Int(cursor.u64(data)))))
+        }
+        let (chunkRanges, sliceRanges) = (chunks, slices)
+        guard cursor.offset == data.count, sliceRanges.reduce(0, { $0 + $1.programmes }) == programmeCount else { throw Unreadable() }
+
+        // Every text and template is made once, on every core, and shared by the airings naming it.
+        let textSlices = stride(from: 0, to: textCount, by: 16_384).map { $0..<min($0 + 16_384, textCount) }
+        let madeTexts = concurrentMap(textSlices.count) { slice in
+            data.withUnsafeBytes { bytes -> [String]? in
+                var strings: [String] = []
+                strings.reserveCapacity(textSlices[slice].count)
+                for number in textSlices[slice] {
+                    let offset = { (n: Int) in Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offsetsRange.lowerBound + 8 * n, as: UInt64.self))) }
+                    let (start, end) = (offset(number), offset(number + 1))
+                    guard start <= end, end <= textBytes.count,
+                          let text = String(validating: UnsafeRawBufferPointer(rebasing: bytes[(textBytes.lowerBound + start)..<(textBytes.lowerBound + end)]), as: UTF8.self)
+                    else { return nil }
+                    strings.append(text)
+                }
+                return strings
+            }
+        }
+        let madeTemplates = concurrentMap(chunkRanges.count) { chunk in
+            let json = data.subdata(in: chunkRanges[chunk])
+            return ProgrammeJSONReader.programmes(in: json)
+                ?? (try? SnapshotCodec.decoder().decode([Programme].self, from: json)).map(SnapshotCodec.interned)
+        }
+        let rest = try? SnapshotCodec.decode(data.subdata(in: restRange), programmesPerChunk: .max)
+        guard var snapshot = rest, snapshot.programmes.isEmpty, madeTexts.allSatisfy({ $0 != nil }), madeTemplates.allSatisfy({ $0 != nil })
+        else { throw Unreadable() }
+        let texts = madeTexts.flatMap { $0! }
+        let templates = madeTemplates.flatMap { $0! }
+
+        // Each slice is read straight into its place in the array: appending slices made apart
+        // would copy every programme, retaining and releasing each of its texts once more.
+        let sliceStarts = sliceRanges.reduce(into: [0]) { $0.append($0.last! + $1.programmes) }
+        var failed = false
+        let programmes = [Programme](unsafeUninitializedCapacity: programmeCount) { buffer, initializedCount in
+            let destination = ProgrammeSlots(base: buffer.baseAddress)
+            let read = concurrentMap(sliceRanges.count) { slice -> (count: Int, complete: Bool) in
+                data.withUnsafeBytes { bytes in
+                    var records = PackedRecords(bytes: UnsafeRawBufferPointer(rebasing: bytes[sliceRanges[slice].range]), texts: texts, templates: templates)
+                    var count = 0
+                    while count < sliceRanges[slice].programmes, let programme = try? records.programme() {
+                        destination.initialize(sliceStarts[slice] + count, to: programme)
+                        count += 1
+                    }
+                    return (count, count == sliceRanges[slice].programmes && records.isAtEnd)
+                }
+            }
+            if read.allSatisfy(\.complete) {
+                initializedCount = programmeCount
+            } else {
+                for (slice, result) in read.enumerated() { destination.deinitialize(sliceStarts[slice]..<(sliceStarts[slice] + result.count)) }
+                initializedCount = 0
+                failed = true
+            }
+        }
+        guard !failed else { throw Unreadable() }
+        snapshot.programmes = programmes
+        return snapshot
+    }
+
+    /// The seconds `JSONWriter` writes a time with.
+    static func wholeSeconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Credits a record holds (a film's cast differs from film to film, and as templates they
+    /// were most of the companion's reading): those without pictures or links.
+    static func isPlain(_ credit: Credit) -> Bool {
+        credit.images == nil && credit.urls == nil
+    }
+
+    /// What a record does not hold: the programme with the fields a record holds emptied, so
+    /// that airings differing only in those share one template.
+    static func template(of programme: Programme) -> Programme {
+        var template = programme
+        template.channel = ""
+        template.start = Date(timeIntervalSince1970: 0)
+        template.title = ""
+        template.source = ""
+        template.stop = nil
+        template.subtitle = nil
+        template.synopsis = nil
+        template.work = nil
+        template.sameStartIndex = nil
+        if programme.credits?.allSatisfy(isPlain) == true { template.credits = nil }
+        return template
+    }
+}
+
+/// Distinct texts in the order first met, each with its number.
+private struct TextTable {
+    private var numbers: [UTF8Key: Int] = [:]
+    private(set) var strings: [String] = []
+    private(set) var byteCount = 0
+
+    /// Room for `capacity` texts at once: each time a table grows, every text in it is hashed again.
+    init(capacity: Int) {
+        numbers.reserveCapacity(capacity)
+    }
+
+    mutating func number(_ text: String) -> UInt64 {
+        let key = UTF8Key(text)
+        if let number = numbers[key] { return UInt64(number) }
+        numbers[key] = strings.count
+        strings.append(key.string)
+        byteCount += key.string.utf8.count
+        return UInt64(strings.count - 1)
+    }
+
+    /// The count, where each text starts and where the last ends, the bytes' length, the bytes.
+    func write(to out: inout PackedBytes) {
+        out.u64(UInt64(strings.count))
+        var end: UInt64 = 0
+        out.u64(end)
+        for text in strings {
+            end += UInt64(text.utf8.count)
+            out.u64(end)
+        }
+        out.u64(end)
+        for text in strings { out.append(text.utf8) }
+    }
+}
+
+private struct PackedBytes {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ more: some Sequence<UInt8>) {
+        bytes.append(contentsOf: more)
+    }
+
+    mutating func u32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func u64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func signed(_ value: Int64) {
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+}
+
+/// Walks the sections of a companion, refusing any length that runs past its end.
+private struct PackedCursor {
+    let count: Int
+    private(set) var offset = 0
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    mutating func take(_ length: Int) throws(PackedSnapshot.Unreadable) -> Range<Int> {
+        guard length >= 0, length <= count - offset else { throw PackedSnapshot.Unreadable() }
+        defer { offset += length }
+        return offset..<(offset + length)
+    }
+
+    mutating func u64(_ data: Data) throws(PackedSnapshot.Unreadable) -> UInt64 {
+        let range = try take(8)
+        let value = data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) }
+        guard value <= UInt64(Int.max) else { throw PackedSnapshot.Unreadable() }
+        return value
+    }
+
+    /// A count no larger than `limit`, which the bytes left could not hold more of.
+    mutating func count(_ data: Data, atMost limit: Int) throws(PackedSnapshot.Unreadable) -> Int {
+        let value = try u64(data)
+        guard value <= UInt64(limit) else { throw PackedSnapshot.Unreadable() }
+        return Int(value)
+    }
+}
+
+/// The array being filled, shared by the tasks that each fill their own slice of it. Unchecked
+/// Sendable: no two tasks touch the same element, and the array is read once they all returned.
+private struct ProgrammeSlots: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Programme>?
+
+    func initialize(_ index: Int, to programme: Programme) {
+        (base! + index).initialize(to: programme)
+    }
+
+    func deinitialize(_ indices: Range<Int>) {
+        guard let base, !indices.isEmpty else { return }
+        (base + indices.lowerBound).deinitialize(count: indices.count)
+    }
+}
+
+/// Reads one slice's records into programmes.
+private struct PackedRecords {
+    let bytes: UnsafeRawBufferPointer
+    let texts: [String]
+    let templates: [Programme]
+    private var index = 0
+
+    init(bytes: UnsafeRawBufferPointer, texts: [String], templates: [Programme]) {
+        self.bytes = bytes
+        self.texts = texts
+        self.templates = templates
+    }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func programme() throws(PackedSnapshot.Unreadable) -> Programme {
+        let mask = try varint()
+        let channel = try text()
+        let start = try signed()
+        let title = try text()
+        let source = try text()
+        let stop = mask & 1 != 0 ? try signed() : nil
+        let subtitle = mask & 2 != 0 ? try text() : nil
+        let synopsis = mask & 4 != 0 ? try text() : nil
+        let work = mask & 8 != 0 ? try text() : nil
+        let place = mask & 16 != 0 ? try signed() : nil
+        let credits = mask & 32 != 0 ? try self.credits() : nil
+        let template = try varint()
+        guard mask < 64, template < UInt64(templates.count) else { throw PackedSnapshot.Unreadable() }
+        var programme = templates[Int(template)]
+        programme.channel = channel
+        programme.start = Date(timeIntervalSince1970: TimeInterval(start))
+        programme.title = title
+        programme.source = source
+        programme.stop = stop.map { Date(timeIntervalSince1970: TimeInterval(start + $0)) }
+        programme.subtitle = subtitle
+        programme.synopsis = synopsis
+        programme.work = work
+        if let place {
+            guard let place = Int(exactly: place) else { throw PackedSnapshot.Unreadable() }
+            programme.sameStartIndex = place
+        }
+        if let credits { programme.credits = credits }
+        return programme
+    }
+
+    private mutating func credits() throws(PackedSnapshot.Unreadable) -> [Credit] {
+        let count = try varint()
+        // Each credit takes at least three bytes.
+        guard count <= UInt64(bytes.count - index) / 3 else { throw PackedSnapshot.Unreadable() }
+        var credits: [Credit] = []
+        credits.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            let flags = try varint()
+            let role = try varint()
+            guard flags < 8, role < UInt64(Credit.Role.allCases.count) else { throw PackedSnapshot.Unreadable() }
+            let name = try text()
+            let character = flags & 1 != 0 ? try text() : nil
+            credits.append(Credit(role: Credit.Role.allCases[Int(role)], name: name, character: character,
+                                  guest: flags & 2 != 0 ? flags & 4 != 0 : nil))
+        }
+        return credits
+    }
+
+    private mutating func text() throws(PackedSnapshot.Unreadable) -> String {
+        let number = try varint()
+        guard number < UInt64(texts.count) else { throw PackedSnapshot.Unreadable() }
+        return texts[Int(number)]
+    }
+
+    private mutating func varint() throws(PackedSnapshot.Unreadable) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard index < bytes.count, shift < 64 else { throw PackedSnapshot.Unreadable() }
+            let byte = bytes[index]
+            index += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    private mutating func signed() throws(PackedSnapshot.Unreadable) -> Int64 {
+        let value = try varint()
+        return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+@testable import GuideCore
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `latest.packed` must read back exactly what its `latest.json` reads back, and never be read
+/// for another file or when damaged.
+@Suite struct PackedSnapshotTests {
+    static let identity = PackedSnapshot.Identity(size: 331_000_000, seconds: 1_793_000_000, nanoseconds: 123_456_789, inode: 42)
+
+    /// What reading the snapshot's JSON gives.
+    static func readBack(_ snapshot: Snapshot) throws -> Snapshot {
+        try SnapshotCodec.decode(SnapshotCodec.encode(snapshot))
+    }
+
+    static func golden() throws -> Snapshot {
+        try SnapshotCodec.decode(Data(contentsOf: Fixtures.url("golden/offline-default.json")))
+    }
+
+    /// Every field set, texts JSON escapes, times between seconds, a clump, a programme out of
+    /// order, one without any optional field, and credits a record holds (plain) or a template
+    /// holds (with pictures).
+    static func full() -> Snapshot {
+        var snapshot = SnapshotSamples.full()
+        var tricky = SnapshotSamples.fullProgramme()
+        tricky.title = "Quote \" backslash \\ tab \t nl \n nul \u{0} del \u{7F} ñ € 😀 e\u{301}"
+        tricky.start = tricky.start.addingTimeInterval(3_600.75)
+        tricky.stop = tricky.start.addingTimeInterval(-0.25)
+        tricky.sameStartIndex = 1
+        var bare = Programme(channel: "Zz.es", start: Date(timeIntervalSince1970: -86_400.5), title: "", source: "s")
+        bare.stop = nil
+        var film = Programme(channel: "Film.es", start: Date(timeIntervalSince1970: 1_793_000_000), title: "Film", source: "s")
+        film.credits = [Credit(role: .director, name: "Directora"), Credit(role: .actor, name: "Actor", character: "Papel", guest: false),
+                        Credit(role: .guest, name: "Invitada", guest: true)]
+        film.date = "2006"
+        var noCredits = film
+        noCredits.start = noCredits.start.addingTimeInterval(7_200)
+        noCredits.credits = []
+        snapshot.programmes = [bare, tricky, film, noCredits] + snapshot.programmes
+        return snapshot
+    }
+
+    /// Over several slices of records and chunks of templates: each airing its own length.
+    static func large() throws -> Snapshot {
+        var snapshot = try golden()
+        let week = snapshot.programmes
+        snapshot.programmes = (0..<(2 * PackedSnapshot.programmesPerSlice + 5)).map { number in
+            var programme = week[number % week.count]
+            programme.start = programme.start.addingTimeInterval(TimeInterval(7 * 86_400 * (number / week.count)))
+            programme.stop = programme.stop?.addingTimeInterval(TimeInterval(7 * 86_400 * (number / week.count)))
+            programme.length = number % (PackedSnapshot.templatesPerChunk + 10)
+            return programme
+        }
+        return snapshot
+    }
+
+    @Test func aCompanionReadsBackWhatItsJSONReadsBack() throws {
+        let empty = Snapshot(generatedAt: Date(timeIntervalSince1970: 0), window: SnapshotSamples.full().window, channels: [], programmes: [],
+                             report: RunReport())
+        for snapshot in [try Self.golden(), Self.full(), try Self.large(), empty] {
+            let packed = try PackedSnapshot.encode(snapshot, for: Self.identity)
+            let read = try #require(PackedSnapshot.decode(Data(packed), expecting: Self.identity))
+            let expected = try Self.readBack(snapshot)
+            #expect(read.programmes.count == expected.programmes.count)
+            #expect(read.programmes == expected.programmes)
+            #expect(read == expected)
+            // The same snapshot gives the same bytes.
+            #expect(try PackedSnapshot.encode(snapshot, for: Self.identity) == packed)
+        }
+    }
+
+    @Test func repeatedTextsAndTemplatesAreWrittenOnce() throws {
+        let golden = try Self.golden()
+        let packed = try PackedSnapshot.encode(golden, for: Self.identity)
+        let json = try SnapshotCodec.encode(golden)
+        // 4,010 airings of 1,421 templates (their episode numbers differ most): 1.1 MB against 3.2 MB.
+        #expect(packed.count * 5 < json.count * 2, "\(packed.count) bytes packed, \(json.count) in JSON")
+        var doubled = golden
+        doubled.programmes += golden.programmes.map { programme in
+            var copy = programme
+            copy.channel += ".copy"
+            return copy
+        }
+        let packedTwice = try PackedSnapshot.encode(doubled, for: Self.identity)
+        // The same airings on a second set of channels add their records, not their texts.
+        #expect(packedTwice.count - packed.count < packed.count / 5, "\(packedTwice.count - packed.count) more bytes")
+    }
+
+    @Test func aCompanionOfAnotherFileIsNotRead() throws {
+        let packed = Data(try PackedSnapshot.encode(try Self.golden(), for: Self.identity))
+        for other in [PackedSnapshot.Identity(size: 331_000_001, seconds: 1_793_000_000, nanoseconds: 123_456_789, inode: 42),
+                      PackedSnapshot.Identity(size: 331_000_000, seconds: 1_793_000_000, nanoseconds: 123_456_780, inode: 42),
+                      PackedSnapshot.Identity(size: 331_000_000, seconds: 1_793_000_000, nanoseconds: 123_456_789, inode: 43)] {
+            #expect(PackedSnapshot.decode(packed, expecting: other) == nil)
+        }
+    }
+
+    @Test func aDamagedCompanionIsNotRead() throws {
+        let packed = try PackedSnapshot.encode(Self.full(), for: Self.identity)
+        // Cut anywhere.
+        for length in stride(from: 0, to: packed.count, by: max(1, packed.count / 500)) {
+            #expect(PackedSnapshot.decode(Data(packed[..<length]), expecting: Self.identity) == nil, "cut at \(length)")
+        }
+        #expect(PackedSnapshot.decode(Data(packed + [0]), expecting: Self.identity) == nil)
+        // Another format's magic, or a later version of this one.
+        var magic = packed
+        magic[0] ^= 0x20
+        #expect(PackedSnapshot.decode(Data(magic), expecting: Self.identity) == nil)
+        var version = packed
+        version[PackedSnapshot.magic.count] += 1
+        #expect(PackedSnapshot.decode(Data(version), expecting: Self.identity) == nil)
+        // Any byte of the records changed: read as something or refused, never a crash.
+        let records = packed.count - 64
+        for offset in records..<packed.count {
+            var damaged = packed
+            damaged[offset] ^= 0xFF
+            _ = PackedSnapshot.decode(Data(damaged), expecting: Self.identity)
+        }
+    }
+
+    // MARK: the folder store
+
+    @Test func theStoreReadsTheCompanionOfItsLatest() throws {
+        let scratch = SnapshotStoreTests.Scratch()
+        defer { scratch.remove() }
+        let store = scratch.store()
+        let snapshot = Self.full()
+        try store.write(snapshot)
+        #expect(FileManager.default.fileExists(atPath: store.packedURL.path))
+        #expect(try store.loadLatest() == Self.readBack(snapshot))
+
+        // latest.json overwritten in place with bytes that are not JSON, its size and time kept:
+        // only the companion can give the snapshot back.
+        var before = stat()
+        #expect(stat(store.latestURL.path, &before) == 0)
+        let handle = try FileHandle(forWritingTo: store.latestURL)
+        try handle.write(contentsOf: Data(repeating: UInt8(ascii: "x"), count: Int(before.st_size)))
+        try handle.close()
+        #if canImport(Darwin)
+        var times = [before.st_atimespec, before.st_mtimespec]
+        #else
+        var times = [before.st_atim, before.st_mtim]
+        #endif
+        #expect(utimensat(AT_FDCWD, store.latestURL.path, &times, 0) == 0)
+        #expect(throws: SnapshotError.self) { try SnapshotStore.load(store.latestURL) }
+        #expect(try store.loadLatest() == Self.readBack(snapshot))
+    }
+
+    @Test func aCompanionLeftBehindByAnotherLatestIsIgnored() throws {
+        let scratch = SnapshotStoreTests.Scratch()
+        defer { scratch.remove() }
+        let store = scratch.store()
+        try store.write(Self.full())
+        // Another program (or a user) replaces latest.json; the companion stays.
+        let replacement = SnapshotSamples.minimal(generatedAt: "2026-10-30T06:00:00Z")
+        try AtomicFile.write(SnapshotCodec.encodedBytes(replacement), to: store.latestURL)
+        #expect(try store.loadLatest() == Self.readBack(replacement))
+    }
+
+    @Test func aDamagedCompanionFallsBackToTheJSON() throws {
+        let scratch = SnapshotStoreTests.Scratch()
+        defer { scratch.remove() }
+        let store = scratch.store()
+        let snapshot = Self.full()
+        try store.write(snapshot)
+        let packed = try Data(contentsOf: store.packedURL)
+        try packed.prefix(packed.count / 2).write(to: store.packedURL)
+        #expect(try store.loadLatest() == Self.readBack(snapshot))
+        try FileManager.default.removeItem(at: store.packedURL)
+        #expect(try store.loadLatest() == Self.readBack(snapshot))
+        // The next write makes a companion again.
+        try store.write(SnapshotSamples.minimal(generatedAt: "2026-10-30T06:00:00Z"))
+        #expect(FileManager.default.fileExists(atPath: store.packedURL.path))
+    }
+}
