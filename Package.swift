@@ -53,6 +53,8 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // glibc's malloc_trim: a server hands back the heap a guide's load or refresh freed.
+        .systemLibrary(name: "CMalloc"),
         // jq (libjq 1.6), the query language of site recipes: filters, string functions, arithmetic.
         .systemLibrary(
             name: "CLibJQ",
@@ -84,6 +86,7 @@ let package = Package(
         // Knows GuideCore only; the CLI hands it the refresh and the XMLTV export.
         .target(name: "GuideServer", dependencies: [
             "GuideCore",
+            "CMalloc",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

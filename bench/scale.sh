@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 14 benchmark: how tvguide scales with the number of channels, on generated XMLTV.
 # For each size: the XMLTV file, `xmllint --stream` (the parse floor), `tvguide build` (time and
-# peak RSS), latest.json, and `tvguide serve` (time from exec to the first 200 of /now, its RSS
+# peak RSS), latest.json and latest.packed, and `tvguide serve` (time from exec to the first 200 of /now, its RSS
 # then, and that RSS per programme). Prints one table row per size.
 # Usage: bench/scale.sh [SIZE…]   a SIZE is CHANNELS or CHANNELSxDAYS (default: 300 1000 3000, 7 days)
 #   e.g. bench/scale.sh 300 1000 3000 10000x14
@@ -48,6 +48,7 @@ YAML
     read -r build_s build_kb < "$abs/build-time"
     latest="$abs/snap-$size/latest.json"
     latest_mb=$(python3 -c "import os,sys; print(f'{os.path.getsize(sys.argv[1]) / 1e6:.0f}')" "$latest")
+    packed_mb=$(python3 -c "import os,sys; print(f'{os.path.getsize(sys.argv[1]) / 1e6:.0f}' if os.path.exists(sys.argv[1]) else '-')" "$abs/snap-$size/latest.packed")
 
     # Start-up: exec to the first 200 of /now; then the server's resident memory.
     read -r startup_s rss_kb < <(python3 - "$bin" "$abs/$size.yaml" "$abs/snap-$size" <<'PY'
@@ -76,19 +77,19 @@ finally:
     server.wait()
 PY
 )
-    rows+=("$channels $days $programmes $xml_mb $xmllint_s $build_s $build_kb $latest_mb $startup_s $rss_kb")
+    rows+=("$channels $days $programmes $xml_mb $xmllint_s $build_s $build_kb $latest_mb $packed_mb $startup_s $rss_kb")
 done
 
 python3 - "${rows[@]}" <<'PY'
 import sys
 print()
-print("| channels | days | programmes | XMLTV | xmllint | build | build / xmllint | build peak | peak / XMLTV | latest.json | serve start-up | serve RSS | bytes/programme in serve |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| channels | days | programmes | XMLTV | xmllint | build | build / xmllint | build peak | peak / XMLTV | latest.json | latest.packed | serve start-up | serve RSS | bytes/programme in serve |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for row in sys.argv[1:]:
-    ch, days, n, xml_mb, lint, build, build_kb, latest_mb, startup, rss_kb = row.split()
+    ch, days, n, xml_mb, lint, build, build_kb, latest_mb, packed_mb, startup, rss_kb = row.split()
     n, lint, build, build_mb, rss_mb = int(n), float(lint), float(build), int(build_kb) * 1024 / 1e6, int(rss_kb) * 1024 / 1e6
     print(f"| {int(ch):,} | {days} | {n:,} | {xml_mb} MB | {lint:.2f} s | {build:.2f} s | {build / lint:.1f}x "
-          f"| {build_mb:,.0f} MB | {build_mb / int(xml_mb):.1f}x | {latest_mb} MB | {float(startup):.2f} s "
+          f"| {build_mb:,.0f} MB | {build_mb / int(xml_mb):.1f}x | {latest_mb} MB | {packed_mb} MB | {float(startup):.2f} s "
           f"| {rss_mb:,.0f} MB | {int(rss_kb) * 1024 / n:,.0f} |")
 print("\ntargets (issue 14, 3,000 x 7): serve <= 600 bytes/programme and <= 1 s start-up; "
       "build peak < XMLTV size and build <= 3x xmllint")

@@ -45,6 +45,7 @@ struct GuideRefresher: Service {
             serving.state.replace(with: index, at: serving.now)
             serving.metrics.recordRefresh(.success(outcome))
             serving.metrics.recordGuide(index)
+            FreedMemory.release()
             serving.logger.info("guide refreshed: \(outcome.snapshot.programmes.count) programmes on \(outcome.snapshot.channels.count) channels")
         } catch {
             serving.state.refreshFailed(String(describing: error), at: started)

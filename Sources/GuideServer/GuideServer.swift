@@ -20,6 +20,7 @@ package struct GuideServer: Sendable {
         self.source = source
         self.logger = logger
         let index = snapshot.map { GuideIndex($0, channelOrder: settings.channelOrder) } ?? .empty
+        FreedMemory.release()
         let state = GuideState(index: index, origin: snapshot == nil ? "none" : "latest.json", loadedAt: snapshot.map { _ in source.clock() },
                                store: source.shared.map { GuideState.StoreHealth(location: $0.location) })
         let metrics = ServerMetrics()

@@ -29,6 +29,7 @@ struct StoreFollower: Service {
             serving.state.follow(index, at: serving.now)
             serving.metrics.recordGuide(index)
             serving.metrics.recordFollowedSnapshot()
+            FreedMemory.release()
             serving.logger.info("guide from the store: \(snapshot.programmes.count) programmes on \(snapshot.channels.count) channels, built \(ISOTime.format(snapshot.generatedAt))")
         }
     }
