@@ -59,6 +59,12 @@ package enum PackedSnapshot {
         init(size: UInt64, seconds: UInt64, nanoseconds: UInt64, inode: UInt64) {
             (self.size, self.seconds, self.nanoseconds, self.inode) = (size, seconds, nanoseconds, inode)
         }
+
+        /// A companion kept in the same database row as its JSON, written in the same statement:
+        /// the row ties them, and the JSON's length is checked as well.
+        package init(storedWithJSONOf length: Int) {
+            self.init(size: UInt64(length), seconds: 0, nanoseconds: 0, inode: 0)
+        }
     }
 
     /// The companion of `snapshot` as `SnapshotCodec` writes it (so as the JSON reads back:
@@ -69,28 +75,38 @@ package enum PackedSnapshot {
         rest.programmes = []
         let restJSON = try SnapshotCodec.encodedBytes(rest)
 
-        // Writing each airing's template is most of the work and needs nothing shared: on every core.
+        // Writing each airing's template and finding the distinct ones is most of the work and
+        // needs nothing shared: on every core, a slice at a time. Only each slice's distinct
+        // templates are then numbered for the whole snapshot.
         let programmes = canonical.programmes
         let sliceStarts = Array(stride(from: 0, to: programmes.count, by: programmesPerSlice))
-        let templateJSON = concurrentMap(sliceStarts.count) { slice in
-            programmes[sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)].map {
-                JSONWriter.compact(template(of: $0))
+        let sliceTemplates = concurrentMap(sliceStarts.count) { slice -> (distinct: [String], numbers: [Int]) in
+            var local = TextTable(capacity: 256)
+            let numbers = programmes[sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)].map {
+                Int(local.number(JSONWriter.compact(template(of: $0))))
             }
+            return (local.strings, numbers)
         }
         var texts = TextTable(capacity: 2 * programmes.count)
-        var templates = TextTable(capacity: programmes.count / 8)
+        var templates = TextTable(capacity: 1_024)
         var slices: [(programmes: Int, bytes: [UInt8])] = []
+        // A channel's and a source's airings come together: each is numbered once per run (their
+        // bytes compared, as the table compares texts, not their canonical equivalence).
+        var channel = (text: "", number: UInt64(0)), source = (text: "", number: UInt64(0))
         for (slice, start) in sliceStarts.enumerated() {
             var records = PackedBytes(capacity: programmesPerSlice * 16)
             let sliceProgrammes = programmes[start..<min(start + programmesPerSlice, programmes.count)]
-            for (programme, template) in zip(sliceProgrammes, templateJSON[slice]) {
+            let templateNumbers = sliceTemplates[slice].distinct.map { templates.number($0) }
+            for (programme, template) in zip(sliceProgrammes, sliceTemplates[slice].numbers) {
                 let credits = programme.credits.flatMap { $0.allSatisfy(isPlain) ? $0 : nil }
                 records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsis != nil ? 4 : 0)
                                    | (programme.work != nil ? 8 : 0) | (programme.sameStartIndex != nil ? 16 : 0) | (credits != nil ? 32 : 0))
-                records.varint(texts.number(programme.channel))
+                if !programme.channel.utf8.elementsEqual(channel.text.utf8) || channel.text.isEmpty { channel = (programme.channel, texts.number(programme.channel)) }
+                records.varint(channel.number)
                 records.signed(wholeSeconds(programme.start))
                 records.varint(texts.number(programme.title))
-                records.varint(texts.number(programme.source))
+                if !programme.source.utf8.elementsEqual(source.text.utf8) || source.text.isEmpty { source = (programme.source, texts.number(programme.source)) }
+                records.varint(source.number)
                 if let stop = programme.stop { records.signed(wholeSeconds(stop) - wholeSeconds(programme.start)) }
                 if let subtitle = programme.subtitle { records.varint(texts.number(subtitle)) }
                 if let synopsis = programme.synopsis { records.varint(texts.number(synopsis)) }
@@ -105,7 +121,7 @@ package enum PackedSnapshot {
                         if let character = credit.character { records.varint(texts.number(character)) }
                     }
                 }
-                records.varint(templates.number(template))
+                records.varint(templateNumbers[template])
             }
             slices.append((sliceProgrammes.count, records.bytes))
         }

@@ -7,7 +7,8 @@ import PostgresNIO
 /// that names the same database: builders commit there, and every server follows it.
 ///
 /// `tvguide_snapshot` holds each snapshot's bytes exactly as `SnapshotCodec` writes them (the
-/// file store's JSON, so `psql -c "COPY …"` gives a file `tvguide diff` reads); `tvguide_latest`
+/// file store's JSON, so `psql -c "COPY …"` gives a file `tvguide diff` reads), and beside them
+/// in `packed` the binary companion that servers load instead (`PackedSnapshot`); `tvguide_latest`
 /// is one row naming the latest. A commit is one transaction (insert, move `latest`, prune to
 /// `keep`, NOTIFY), so a reader sees the old snapshot or the new one, never part of either, and a
 /// builder killed mid-commit leaves nothing behind: PostgreSQL rolls back a transaction whose
@@ -71,13 +72,15 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
 
     package func commit(_ snapshot: Snapshot) async throws -> String {
         let data = try SnapshotCodec.encode(snapshot)
+        let packed = Data(try PackedSnapshot.encode(snapshot, for: .init(storedWithJSONOf: data.count)))
         let commit = { @Sendable (connection: PostgresConnection) async throws -> Int64 in
             try await self.prepareSchema(connection)
             return try await connection.withTransaction(logger: self.logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLock))", logger: self.logger)
                 var id: Int64?
                 let inserted = try await connection.query(
-                    "INSERT INTO tvguide_snapshot (generated_at, body) VALUES (\(snapshot.generatedAt), \(data)) RETURNING id", logger: self.logger)
+                    "INSERT INTO tvguide_snapshot (generated_at, body, packed) VALUES (\(snapshot.generatedAt), \(data), \(packed)) RETURNING id",
+                    logger: self.logger)
                 for try await row in inserted.decode(Int64.self) { id = row }
                 guard let id else { throw PostgresStoreError.failed(store: self.location, operation: "commit a snapshot", detail: "INSERT returned no id") }
                 try await connection.query("""
@@ -158,6 +161,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
         guard await !book.schemaReady else { return }
         var present = false
         let lookup = "SELECT " + Self.tables.map { "to_regclass('\($0)') IS NOT NULL" }.joined(separator: " AND ")
+            + " AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tvguide_snapshot' AND column_name = 'packed')"
         for try await row in try await connection.query(PostgresQuery(unsafeSQL: lookup), logger: logger).decode(Bool.self) {
             present = row
         }
@@ -175,6 +179,8 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
                     committed_at timestamptz NOT NULL DEFAULT now(),
                     body bytea NOT NULL)
                 """, logger: self.logger)
+            // Added after the table first shipped: a database made before has its rows without it.
+            try await connection.query("ALTER TABLE tvguide_snapshot ADD COLUMN IF NOT EXISTS packed bytea", logger: self.logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS tvguide_latest (
                     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -217,8 +223,19 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
         return id
     }
 
-    /// Snapshot `id`, or nil when a later commit has pruned it meanwhile.
+    /// Snapshot `id`, or nil when a later commit has pruned it meanwhile: from its companion,
+    /// or from its JSON when the row has none (written by an older tvguide) or it does not read.
     func load(_ id: Int64, _ connection: PostgresConnection) async throws -> Snapshot? {
+        var companion: (packed: Data?, length: Int64)?
+        let rows = try await connection.query("SELECT packed, octet_length(body)::bigint FROM tvguide_snapshot WHERE id = \(id)", logger: logger)
+        for try await row in rows.decode((Data?, Int64).self) {
+            companion = row
+        }
+        guard let companion else { return nil }
+        if let packed = companion.packed,
+           let snapshot = PackedSnapshot.decode(packed, expecting: .init(storedWithJSONOf: Int(companion.length))) {
+            return snapshot
+        }
         var body: Data?
         for try await row in try await connection.query("SELECT body FROM tvguide_snapshot WHERE id = \(id)", logger: logger).decode(Data.self) {
             body = row

@@ -41,7 +41,10 @@ import Darwin
         var noCredits = film
         noCredits.start = noCredits.start.addingTimeInterval(7_200)
         noCredits.credits = []
-        snapshot.programmes = [bare, tricky, film, noCredits] + snapshot.programmes
+        // Channels equal as Swift compares strings but not in their bytes, one after the other.
+        let composed = Programme(channel: "Caf\u{E9}.es", start: Date(timeIntervalSince1970: 1_793_000_000), title: "Composed", source: "s")
+        let decomposed = Programme(channel: "Cafe\u{301}.es", start: Date(timeIntervalSince1970: 1_793_000_000), title: "Decomposed", source: "s")
+        snapshot.programmes = [bare, tricky, film, noCredits, composed, decomposed] + snapshot.programmes
         return snapshot
     }
 
