@@ -158,7 +158,8 @@ package enum PackedSnapshot {
     /// damaged in any way the reader can tell: the caller then reads the JSON.
     package static func decode(_ data: Data, expecting identity: Identity) -> Snapshot? {
         do {
-            return try read(data, expecting: identity)
+            // The reader's offsets count from 0, as a slice's indices do not.
+            return try read(data.startIndex == 0 ? data : Data(data), expecting: identity)
         } catch {
             return nil
         }
@@ -169,16 +170,12 @@ package enum PackedSnapshot {
 
     private static func read(_ data: Data, expecting identity: Identity) throws(Unreadable) -> Snapshot {
         var cursor = PackedCursor(count: data.count)
-        let head = try cursor.take(magic.count + 8 + 32)
-        let written: Identity = data.withUnsafeBytes { bytes in
-            let field = { (offset: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: head.lowerBound + offset, as: UInt64.self)) }
-            return Identity(size: field(24), seconds: field(32), nanoseconds: field(40), inode: field(48))
-        }
-        let header = data.withUnsafeBytes { bytes in
-            (Array(bytes[head.lowerBound..<(head.lowerBound + magic.count)]),
-             UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: head.lowerBound + magic.count, as: UInt32.self)))
-        }
-        guard header.0 == magic, header.1 == formatVersion, written == identity else { throw Unreadable() }
+        let magicRange = try cursor.take(magic.count)
+        // The version's u32 and the zero after it, read as one little-endian word.
+        let version = try cursor.word(data)
+        let written = Identity(size: try cursor.word(data), seconds: try cursor.word(data), nanoseconds: try cursor.word(data),
+                               inode: try cursor.word(data))
+        guard data[magicRange].elementsEqual(magic), version == UInt64(formatVersion), written == identity else { throw Unreadable() }
 
         let restRange = try cursor.take(Int(cursor.u64(data)))
         let textCount = try cursor.count(data, atMost: data.count / 8)
@@ -366,9 +363,14 @@ private struct PackedCursor {
         return offset..<(offset + length)
     }
 
-    mutating func u64(_ data: Data) throws(PackedSnapshot.Unreadable) -> UInt64 {
+    mutating func word(_ data: Data) throws(PackedSnapshot.Unreadable) -> UInt64 {
         let range = try take(8)
-        let value = data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) }
+        return data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)) }
+    }
+
+    /// A length or a count: a word that fits an `Int`.
+    mutating func u64(_ data: Data) throws(PackedSnapshot.Unreadable) -> UInt64 {
+        let value = try word(data)
         guard value <= UInt64(Int.max) else { throw PackedSnapshot.Unreadable() }
         return value
     }
