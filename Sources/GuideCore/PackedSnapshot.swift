@@ -24,9 +24,14 @@ import Darwin
 /// Layout (integers little-endian; `varint` is LEB128, `signed` its zigzag form):
 /// - 16 bytes `magic`, u32 `formatVersion`, u32 0, the `Identity` as four u64;
 /// - u64 length + the snapshot without programmes, as `SnapshotCodec` writes it;
-/// - u64 count, count + 1 u64 offsets, then the texts' UTF-8 bytes, one after another;
+/// - u64 count, count + 1 u64 offsets, u64 length + the texts' UTF-8 bytes, one after another;
 /// - u64 count of template chunks, each u64 length + a compact JSON array of programmes;
 /// - u64 programme count, u64 slice count, then each slice: u64 programmes, u64 length, records.
+///
+/// A record: a varint of which optional fields follow (stop, sub-title, synopsis, work, place in
+/// a clump, credits), then the channel, the start (signed seconds), the title and the source,
+/// then those present (the stop as seconds after the start; credits as a count and, for each,
+/// flags, role and name, and character), then the template's number. Texts are their numbers.
 package enum PackedSnapshot {
     static let magic = Array("tvguide packed\n\u{0}".utf8)
     static let formatVersion: UInt32 = 1
