@@ -8,6 +8,7 @@ package struct Interner {
     private var texts: Set<[LocalizedText]> = []
     private var images: Set<[ImageRef]> = []
     private var credits: Set<[Credit]> = []
+    private var details: Set<DetailsBox> = []
 
     /// `programmes`: how many programmes will be interned, when known. Reserving room for their
     /// texts at once spares rehashing every text held each time the table doubles.
@@ -44,9 +45,10 @@ package struct Interner {
         programme.synopsis = string(programme.synopsis)
         programme.source = string(programme.source)
         programme.work = string(programme.work)
-        programme.categories = texts(programme.categories)
-        programme.images = images(programme.images)
+        if programme.categories != nil { programme.categories = texts(programme.categories) }
+        if programme.images != nil { programme.images = images(programme.images) }
         if programme.credits != nil { programme.credits = credits(programme.credits) }
+        programme.shareDetails(in: &details)
     }
 }
 

@@ -16,7 +16,8 @@ import Darwin
 /// file is unchanged; anything unexpected in it makes the reader fall back to the JSON.
 ///
 /// What a week repeats is held once: every text is in one table, numbered, and made a `String`
-/// once however many airings share it; what varies least per airing (categories, episode
+/// once however many airings share it (synopses, which hardly repeat, are a table of their own,
+/// read as one `TextBlock`); what varies least per airing (categories, episode
 /// numbering, images, ratings…) is one of a few "templates", compact JSON read by
 /// `ProgrammeJSONReader` once each. An airing is then a few numbers: its channel, times, title,
 /// sub-title, synopsis, source, work, place in a clump, credits, and template.
@@ -24,17 +25,19 @@ import Darwin
 /// Layout (integers little-endian; `varint` is LEB128, `signed` its zigzag form):
 /// - 16 bytes `magic`, u32 `formatVersion`, u32 0, the `Identity` as four u64;
 /// - u64 length + the snapshot without programmes, as `SnapshotCodec` writes it;
-/// - u64 count, count + 1 u64 offsets, u64 length + the texts' UTF-8 bytes, one after another;
+/// - the texts: u64 count, count + 1 u64 offsets, u64 length + their UTF-8 bytes one after another;
+/// - the synopses, as the texts;
 /// - u64 count of template chunks, each u64 length + a compact JSON array of programmes;
 /// - u64 programme count, u64 slice count, then each slice: u64 programmes, u64 length, records.
 ///
 /// A record: a varint of which optional fields follow (stop, sub-title, synopsis, work, place in
 /// a clump, credits), then the channel, the start (signed seconds), the title and the source,
 /// then those present (the stop as seconds after the start; credits as a count and, for each,
-/// flags, role and name, and character), then the template's number. Texts are their numbers.
+/// flags, role and name, and character), then the template's number. Texts are their numbers (a synopsis, in the synopses).
 package enum PackedSnapshot {
     static let magic = Array("tvguide packed\n\u{0}".utf8)
-    static let formatVersion: UInt32 = 1
+    /// 2: synopses in a table of their own.
+    static let formatVersion: UInt32 = 2
     /// Programmes per slice of records, and templates per chunk: the units read in parallel.
     static let programmesPerSlice = 8_192
     static let templatesPerChunk = 4_096
@@ -92,7 +95,8 @@ package enum PackedSnapshot {
             }
             return (local.strings, numbers)
         }
-        var texts = TextTable(capacity: 2 * programmes.count)
+        var texts = TextTable(capacity: programmes.count)
+        var synopses = TextTable(capacity: programmes.count)
         var templates = TextTable(capacity: 1_024)
         var slices: [(programmes: Int, bytes: [UInt8])] = []
         // A channel's and a source's airings come together: each is numbered once per run (their
@@ -114,7 +118,7 @@ package enum PackedSnapshot {
                 records.varint(source.number)
                 if let stop = programme.stop { records.signed(wholeSeconds(stop) - wholeSeconds(programme.start)) }
                 if let subtitle = programme.subtitle { records.varint(texts.number(subtitle)) }
-                if let synopsis = programme.synopsis { records.varint(texts.number(synopsis)) }
+                if let synopsis = programme.synopsis { records.varint(synopses.number(synopsis)) }
                 if let work = programme.work { records.varint(texts.number(work)) }
                 if let place = programme.sameStartIndex { records.signed(Int64(place)) }
                 if let credits {
@@ -131,8 +135,8 @@ package enum PackedSnapshot {
             slices.append((sliceProgrammes.count, records.bytes))
         }
 
-        var out = PackedBytes(capacity: restJSON.count + texts.byteCount + templates.byteCount
-                                  + slices.reduce(0) { $0 + $1.bytes.count } + 8 * texts.strings.count + 4_096)
+        var out = PackedBytes(capacity: restJSON.count + texts.byteCount + synopses.byteCount + templates.byteCount
+                                  + slices.reduce(0) { $0 + $1.bytes.count } + 8 * (texts.strings.count + synopses.strings.count) + 4_096)
         out.append(magic)
         out.u32(formatVersion)
         out.u32(0)
@@ -140,6 +144,7 @@ package enum PackedSnapshot {
         out.u64(UInt64(restJSON.count))
         out.append(restJSON)
         texts.write(to: &out)
+        synopses.write(to: &out)
         let chunks = stride(from: 0, to: templates.strings.count, by: templatesPerChunk).map {
             templates.strings[$0..<min($0 + templatesPerChunk, templates.strings.count)]
         }
@@ -183,9 +188,8 @@ package enum PackedSnapshot {
         guard data[magicRange].elementsEqual(magic), version == UInt64(formatVersion), written == identity else { throw Unreadable() }
 
         let restRange = try cursor.take(Int(cursor.u64(data)))
-        let textCount = try cursor.count(data, atMost: data.count / 8)
-        let offsetsRange = try cursor.take(8 * (textCount + 1))
-        let textBytes = try cursor.take(Int(cursor.u64(data)))
+        let (textCount, offsetsRange, textBytes) = try cursor.textTable(data)
+        let synopsisTable = try cursor.textTable(data)
         var chunks: [Range<Int>] = []
         for _ in 0..<(try cursor.count(data, atMost: data.count / 8)) {
             chunks.append(try cursor.take(Int(cursor.u64(data))))
@@ -222,7 +226,8 @@ package enum PackedSnapshot {
                 ?? (try? SnapshotCodec.decoder().decode([Programme].self, from: json)).map(SnapshotCodec.interned)
         }
         let rest = try? SnapshotCodec.decode(data.subdata(in: restRange), programmesPerChunk: .max)
-        guard var snapshot = rest, snapshot.programmes.isEmpty, madeTexts.allSatisfy({ $0 != nil }), madeTemplates.allSatisfy({ $0 != nil })
+        guard var snapshot = rest, snapshot.programmes.isEmpty, madeTexts.allSatisfy({ $0 != nil }), madeTemplates.allSatisfy({ $0 != nil }),
+              let synopses = textBlock(data, synopsisTable)
         else { throw Unreadable() }
         let texts = madeTexts.flatMap { $0! }
         let templates = madeTemplates.flatMap { $0! }
@@ -235,7 +240,8 @@ package enum PackedSnapshot {
             let destination = ProgrammeSlots(base: buffer.baseAddress)
             let read = concurrentMap(sliceRanges.count) { slice -> (count: Int, complete: Bool) in
                 data.withUnsafeBytes { bytes in
-                    var records = PackedRecords(bytes: UnsafeRawBufferPointer(rebasing: bytes[sliceRanges[slice].range]), texts: texts, templates: templates)
+                    var records = PackedRecords(bytes: UnsafeRawBufferPointer(rebasing: bytes[sliceRanges[slice].range]), texts: texts,
+                                                synopses: synopses, templates: templates)
                     var count = 0
                     while count < sliceRanges[slice].programmes, let programme = try? records.programme() {
                         destination.initialize(sliceStarts[slice] + count, to: programme)
@@ -255,6 +261,23 @@ package enum PackedSnapshot {
         guard !failed else { throw Unreadable() }
         snapshot.programmes = programmes
         return snapshot
+    }
+
+    /// A table of texts copied out of the companion as a block; nil when its offsets do not rise
+    /// from 0 to its length or a text is not UTF-8. A block past 32-bit offsets (a guide with
+    /// gigabytes of synopses) is not read either, and the JSON is.
+    private static func textBlock(_ data: Data, _ table: (count: Int, offsets: Range<Int>, bytes: Range<Int>)) -> TextBlock? {
+        data.withUnsafeBytes { bytes -> TextBlock? in
+            let offset = { (n: Int) in UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: table.offsets.lowerBound + 8 * n, as: UInt64.self)) }
+            guard offset(0) == 0, table.bytes.count <= Int(UInt32.max) else { return nil }
+            var ends: [UInt32] = []
+            ends.reserveCapacity(table.count)
+            for number in 0..<table.count {
+                guard let end = UInt32(exactly: offset(number + 1)) else { return nil }
+                ends.append(end)
+            }
+            return TextBlock(bytes: Array(UnsafeRawBufferPointer(rebasing: bytes[table.bytes])), ends: ends)
+        }
     }
 
     /// The seconds `JSONWriter` writes a time with.
@@ -380,6 +403,13 @@ private struct PackedCursor {
         return value
     }
 
+    /// A table of texts' count, offsets and bytes (`TextTable.write`).
+    mutating func textTable(_ data: Data) throws(PackedSnapshot.Unreadable) -> (count: Int, offsets: Range<Int>, bytes: Range<Int>) {
+        let count = try self.count(data, atMost: data.count / 8)
+        let offsets = try take(8 * (count + 1))
+        return (count, offsets, try take(Int(u64(data))))
+    }
+
     /// A count no larger than `limit`, which the bytes left could not hold more of.
     mutating func count(_ data: Data, atMost limit: Int) throws(PackedSnapshot.Unreadable) -> Int {
         let value = try u64(data)
@@ -407,12 +437,14 @@ private struct ProgrammeSlots: @unchecked Sendable {
 private struct PackedRecords {
     let bytes: UnsafeRawBufferPointer
     let texts: [String]
+    let synopses: TextBlock
     let templates: [Programme]
     private var index = 0
 
-    init(bytes: UnsafeRawBufferPointer, texts: [String], templates: [Programme]) {
+    init(bytes: UnsafeRawBufferPointer, texts: [String], synopses: TextBlock, templates: [Programme]) {
         self.bytes = bytes
         self.texts = texts
+        self.synopses = synopses
         self.templates = templates
     }
 
@@ -426,12 +458,12 @@ private struct PackedRecords {
         let source = try text()
         let stop = mask & 1 != 0 ? try signed() : nil
         let subtitle = mask & 2 != 0 ? try text() : nil
-        let synopsis = mask & 4 != 0 ? try text() : nil
+        let synopsis = mask & 4 != 0 ? try varint() : nil
         let work = mask & 8 != 0 ? try text() : nil
         let place = mask & 16 != 0 ? try signed() : nil
         let credits = mask & 32 != 0 ? try self.credits() : nil
         let template = try varint()
-        guard mask < 64, template < UInt64(templates.count) else { throw PackedSnapshot.Unreadable() }
+        guard mask < 64, template < UInt64(templates.count), synopsis ?? 0 < UInt64(synopses.count) else { throw PackedSnapshot.Unreadable() }
         var programme = templates[Int(template)]
         programme.channel = channel
         programme.start = Date(timeIntervalSince1970: TimeInterval(start))
@@ -439,7 +471,7 @@ private struct PackedRecords {
         programme.source = source
         programme.stop = stop.map { Date(timeIntervalSince1970: TimeInterval(start + $0)) }
         programme.subtitle = subtitle
-        programme.synopsis = synopsis
+        if let synopsis { programme.setSynopsis(Int(synopsis), in: synopses) }
         programme.work = work
         if let place {
             guard let place = Int(exactly: place) else { throw PackedSnapshot.Unreadable() }

@@ -8,38 +8,79 @@ public enum ProgrammeKind: String, Codable, Sendable, CaseIterable {
 /// One airing on one channel. Identity is (channel, start), and the place among the airings
 /// sharing that start (clumps).
 ///
-/// A guide holds hundreds of thousands of these, so what most airings carry is stored inline and
-/// the rest (episode numbering, credits, ratings, audio…) behind one reference shared until
-/// written (`ProgrammeDetails`): an airing without any of it is 216 bytes instead of 576.
+/// A guide holds hundreds of thousands of these, so only what nearly every airing has of its
+/// own is stored inline; the rest (language, categories, images, episode numbering, credits…)
+/// is behind one reference shared until written (`ProgrammeDetails`), and airings with equal
+/// details share one (`Interner`, the snapshot companion's templates). A synopsis read from a
+/// snapshot companion stays in the companion's block of synopses (`TextBlock`) until asked for.
+/// 128 bytes an airing, where every field inline was 576; the stored fields are declared in the
+/// order that packs them.
 public struct Programme: Codable, Sendable, Hashable {
     public var channel: String
     public var start: Date
-    /// Nil until normalisation fills it from the next programme's start, as `tv_sort` does.
-    public var stop: Date?
+    private var stopTime: Date
     public var title: String
     public var subtitle: String?
-    public var synopsis: String?
-    /// The language of `title`, `subtitle` and `synopsis`.
-    public var textLanguage: String?
-    public var kind: ProgrammeKind?
-    public var categories: [LocalizedText]?
-    public var images: [ImageRef]?
-    /// Ids in other systems, keyed by system: `miguiatv`, `tmdb`, `imdb`, `thetvdb`…
-    public var providerIDs: [String: String]?
     /// The provider that supplied this airing.
     public var source: String
     /// The id of the film or series in `Snapshot.works` that metadata enrichment matched.
     public var work: String?
+    private var detailsBox: DetailsBox?
+    private var synopsisText: StoredText?
+    public var kind: ProgrammeKind?
+    private var hasStop: Bool
+
+    /// Nil until normalisation fills it from the next programme's start, as `tv_sort` does.
+    public var stop: Date? {
+        get { hasStop ? stopTime : nil }
+        set {
+            hasStop = newValue != nil
+            stopTime = newValue ?? Self.noStop
+        }
+    }
+
+    /// What `stopTime` holds without a stop, always the same so that equal programmes compare equal.
+    private static let noStop = Date(timeIntervalSinceReferenceDate: 0)
+
+    public var synopsis: String? {
+        get { synopsisText?.string }
+        set { synopsisText = newValue.map(StoredText.string) }
+    }
+
+    /// Sets the synopsis to a text of `block`, left there until read.
+    package mutating func setSynopsis(_ number: Int, in block: TextBlock) {
+        synopsisText = .stored(block, UInt32(number))
+    }
+
+    /// The language of `title`, `subtitle` and `synopsis`.
+    public var textLanguage: String? {
+        get { detailsBox?.details.textLanguage }
+        set { changeDetails { $0.textLanguage = newValue } }
+    }
+    public var categories: [LocalizedText]? {
+        get { detailsBox?.details.categories }
+        set { changeDetails { $0.categories = newValue } }
+    }
+    public var images: [ImageRef]? {
+        get { detailsBox?.details.images }
+        set { changeDetails { $0.images = newValue } }
+    }
+    /// Ids in other systems, keyed by system: `miguiatv`, `tmdb`, `imdb`, `thetvdb`…
+    public var providerIDs: [String: String]? {
+        get { detailsBox?.details.providerIDs }
+        set { changeDetails { $0.providerIDs = newValue } }
+    }
     /// Its place, from 1, among this channel's airings that share its start (an XMLTV clump, or
     /// two programmes a source gives the same slot), in tv_sort's order; nil for the first.
-    public var sameStartIndex: Int?
-    private var detailsBox: DetailsBox?
-    private var xmltvBox: Boxed<XMLTVExtras>?
+    public var sameStartIndex: Int? {
+        get { detailsBox?.details.sameStartIndex }
+        set { changeDetails { $0.sameStartIndex = newValue } }
+    }
 
     /// What an XMLTV source said that only an XMLTV export uses; nil when it said none of it.
     public var xmltv: XMLTVExtras? {
-        get { xmltvBox?.value }
-        set { xmltvBox = newValue.flatMap { $0.isEmpty ? nil : Boxed($0) } }
+        get { detailsBox?.details.xmltv }
+        set { changeDetails { $0.xmltv = newValue.flatMap { $0.isEmpty ? nil : $0 } } }
     }
 
     /// Further titles, sub-titles and descriptions (other languages), in source order.
@@ -130,7 +171,8 @@ public struct Programme: Codable, Sendable, Hashable {
     public init(channel: String, start: Date, stop: Date? = nil, title: String, source: String) {
         self.channel = channel
         self.start = start
-        self.stop = stop
+        self.stopTime = stop ?? Self.noStop
+        self.hasStop = stop != nil
         self.title = title
         self.source = source
     }
@@ -155,6 +197,13 @@ public struct Programme: Codable, Sendable, Hashable {
         if !isKnownUniquelyReferenced(&detailsBox) { detailsBox = DetailsBox(detailsBox!.details) }
         change(&detailsBox!.details)
         if detailsBox!.details == ProgrammeDetails() { detailsBox = nil }
+    }
+
+    /// Swaps the details for equal ones already in `shared`, or adds them there: reruns and
+    /// airings of one kind then hold one set of details between them.
+    mutating func shareDetails(in shared: inout Set<DetailsBox>) {
+        guard let box = detailsBox else { return }
+        detailsBox = shared.insert(box).memberAfterInsert
     }
 
     enum CodingKeys: String, CodingKey {
@@ -262,9 +311,20 @@ extension Programme: CustomReflectable {
     }
 }
 
-/// The fields of `Programme` that most airings leave empty. The larger ones are boxed once
-/// more, so that a film's credits and year do not carry room for a series' episode numbers.
+/// The fields of `Programme` that most airings leave empty or share with many others. The larger
+/// ones are boxed once more, so that a film's credits and year do not carry room for a series'
+/// episode numbers.
 struct ProgrammeDetails: Sendable, Hashable {
+    var textLanguage: String?
+    var categories: [LocalizedText]?
+    var images: [ImageRef]?
+    var providerIDs: [String: String]?
+    var sameStartIndex: Int?
+    var xmltv: XMLTVExtras? {
+        get { xmltvBox?.value }
+        set { xmltvBox = newValue.map(Boxed.init) }
+    }
+    private var xmltvBox: Boxed<XMLTVExtras>?
     var otherTexts: [ProgrammeText]?
     var keywords: [LocalizedText]?
     var date: String?
@@ -305,7 +365,7 @@ struct ProgrammeDetails: Sendable, Hashable {
 
 /// `ProgrammeDetails` behind a reference. Unchecked: it is only written through
 /// `Programme.changeDetails`, when no other value holds it, so no two threads see a write.
-private final class DetailsBox: @unchecked Sendable, Hashable {
+final class DetailsBox: @unchecked Sendable, Hashable {
     var details: ProgrammeDetails
 
     init(_ details: ProgrammeDetails) {

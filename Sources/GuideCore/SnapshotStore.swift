@@ -58,7 +58,7 @@ package struct SnapshotStore: Sendable {
     /// when that was made for this `latest.json`, else from the JSON.
     package func loadLatest() throws -> Snapshot? {
         guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
-        if let identity = PackedSnapshot.Identity(of: latestURL), let packed = try? Data(contentsOf: packedURL),
+        if let identity = PackedSnapshot.Identity(of: latestURL), let packed = try? Data(contentsOf: packedURL, options: .alwaysMapped),
            let snapshot = PackedSnapshot.decode(packed, expecting: identity) {
             return snapshot
         }

@@ -102,7 +102,7 @@ extension GuideServer {
                 let (timeZone, page) = (try query.timeZone(), try query.page())
                 let filter = try UpcomingFilter(query, settings: serving.settings, index: index)
                 let from = try query.time("from", in: timeZone) ?? now
-                let matches = index.startingFrom(from).filter { filter.accepts(index.snapshot.programmes[$0], in: index) }
+                let matches = Array(index.startingFrom(from).filter { filter.accepts(index.snapshot.programmes[$0], in: index) })
                 let airings = Page(matches, page).map { Airing(index.snapshot.programmes[$0], in: index) }
                 return try .json(airings, timeZone: timeZone, maxAge: APICaching.upcoming)
             }

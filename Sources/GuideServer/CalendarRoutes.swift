@@ -184,7 +184,7 @@ struct CalendarSearch: Sendable {
     func airings(in index: GuideIndex, on channels: Set<String>, from now: Date) -> [Programme] {
         let programmes = index.snapshot.programmes
         var matches: [Programme] = []
-        for position in index.byStart {
+        for position in index.byStart.lazy.map(Int.init) {
             let programme = programmes[position]
             guard programme.end > now || programme.start >= now, channels.contains(programme.channel) else { continue }
             if let foldedTitle, !index.foldedTitle(at: position).contains(foldedTitle) { continue }

@@ -12,24 +12,25 @@ package struct GuideIndex: Sendable {
     /// Changes whenever the served guide does; part of every ETag.
     let version: String
     let channelPosition: [String: Int]
-    /// Channel id → indices into `snapshot.programmes`, by start.
-    let schedules: [String: [Int]]
+    /// Channel id → indices into `snapshot.programmes`, by start. Indices here are `Int32`:
+    /// four bytes an airing each, and the index's share of a guide's memory is counted per
+    /// programme (bench/scale.sh).
+    let schedules: [String: [Int32]]
     /// Channel id → for each position of `schedules`, the latest end up to it: airings may
     /// overlap (as in XMLTV), so the one just before a moment is not the only one that can reach
     /// past it, while these rise and can be searched.
     let latestEnds: [String: [Date]]
     /// Work id → indices into `snapshot.programmes` of its airings on every channel, by start.
-    let airingsByWork: [String: [Int]]
+    let airingsByWork: [String: [Int32]]
     /// Each distinct title, folded for accent- and case-insensitive search; a title is folded
     /// and held once however often it airs.
     let foldedTitles: [String]
-    /// Per programme, the place of its folded title in `foldedTitles`. Four bytes, where a
-    /// string per programme cost 16 and its copy, and the index's share of a guide's memory is
-    /// counted per programme (bench/scale.sh).
+    /// Per programme, the place of its folded title in `foldedTitles`, where a string per
+    /// programme cost 16 bytes and its copy.
     let titleNumbers: [Int32]
     let audiencesByDay: [Day: AudienceDay]
     /// Indices into `snapshot.programmes` by start, then channel: the whole guide in time order.
-    let byStart: [Int]
+    let byStart: [Int32]
     /// Indices of the programmes by title number, then start: each title's airings are one run
     /// of it, found by binary search ("other airings" of programmes no work was matched for).
     let byTitle: [Int32]
@@ -51,106 +52,21 @@ package struct GuideIndex: Sendable {
         for (position, channel) in snapshot.channels.enumerated() where channelPosition[channel.id] == nil {
             channelPosition[channel.id] = position
         }
-        var schedules: [String: [Int]] = [:]
-        var airingsByWork: [String: [Int]] = [:]
-        var titleNumbers: [Int32] = []
-        titleNumbers.reserveCapacity(programmes.count)
-        // Titles repeat across a week (news, series): each distinct one is numbered and folded
-        // once. Keyed by bytes: `String`'s canonical hashing of every airing's title was a tenth
-        // of start-up, and titles equal only canonically still share a number, below, since
-        // their foldings are equal.
-        var numberOfTitle: [UTF8Key: Int32] = [:]
-        numberOfTitle.reserveCapacity(programmes.count / 2)
-        var distinctTitles: [String] = []
-        var checksum = Checksum()
-        checksum.add(ISOTime.format(snapshot.generatedAt))
-        // A snapshot holds each channel's programmes together (SnapshotCodec's order), so a
-        // channel's positions are gathered as one run and its id hashed once per run.
-        var run: (channel: String, positions: [Int])?
-        for position in programmes.indices {
-            let channel = programmes[position].channel
-            if run?.channel != channel {
-                if let run { schedules[run.channel, default: []].append(contentsOf: run.positions) }
-                run = (channel, [])
-            }
-            run?.positions.append(position)
-            if let work = programmes[position].work { airingsByWork[work, default: []].append(position) }
-            let title = UTF8Key(programmes[position].title)
-            if let number = numberOfTitle[title] {
-                titleNumbers.append(number)
-            } else {
-                let number = Int32(distinctTitles.count)
-                distinctTitles.append(title.string)
-                numberOfTitle[title] = number
-                titleNumbers.append(number)
-            }
-            // What the programme's id is made of, without making the id.
-            checksum.add(channel)
-            checksum.add(Int(programmes[position].start.timeIntervalSince1970.rounded(.down)))
-            checksum.add(programmes[position].sameStartIndex ?? -1)
-            checksum.add(title.string)
-        }
-        if let run { schedules[run.channel, default: []].append(contentsOf: run.positions) }
-        // Folding is the slowest work here (a guide may hold hundreds of thousands of distinct
-        // titles), so the titles are folded on every core; those that fold alike then share the
-        // first one's number.
-        var numberOfFolded: [String: Int32] = [:]
-        numberOfFolded.reserveCapacity(distinctTitles.count)
-        var foldedTitles: [String] = []
-        let foldedNumbers = concurrentMap(distinctTitles, minimumPerSlice: 1_024, SearchText.fold).map { folded in
-            if let number = numberOfFolded[folded] { return number }
-            let number = Int32(foldedTitles.count)
-            foldedTitles.append(folded)
-            numberOfFolded[folded] = number
-            return number
-        }
-        for position in titleNumbers.indices { titleNumbers[position] = foldedNumbers[Int(titleNumbers[position])] }
-        // Seconds since 1970 by position: sorting compares these, not programmes. Airings
-        // sharing a start go in their clump's order, as in a snapshot.
+        // Seconds since 1970 by position: sorting compares these, not programmes.
         let starts = programmes.map(\.start.timeIntervalSince1970)
-        let byStart: (Int, Int) -> Bool = { a, b in
-            starts[a] != starts[b] ? starts[a] < starts[b] : (programmes[a].sameStartIndex ?? 0) < (programmes[b].sameStartIndex ?? 0)
+        // What depends on titles and what depends on times do not depend on each other: one per core.
+        let parts = concurrentMap(2) { part -> (titles: TitleTables?, times: TimeTables?) in
+            part == 0 ? (TitleTables(programmes, starts: starts), nil) : (nil, TimeTables(programmes, starts: starts, generatedAt: snapshot.generatedAt))
         }
-        var latestEnds: [String: [Date]] = [:]
-        for (channel, positions) in schedules {
-            let sorted = Self.isSorted(positions, by: byStart) ? positions : positions.sorted(by: byStart)
-            schedules[channel] = sorted
-            var latest = Date.distantPast
-            latestEnds[channel] = sorted.map { position in
-                latest = max(latest, programmes[position].end)
-                return latest
-            }
-        }
-        self.latestEnds = latestEnds
-        for (work, positions) in airingsByWork where !Self.isSorted(positions, by: byStart) {
-            airingsByWork[work] = positions.sorted(by: byStart)
-        }
-        // Ties in start go by channel id, compared as `String`s compare; each distinct id is ranked once.
-        var channelRank: [String: Int32] = [:]
-        for (rank, id) in schedules.keys.sorted().enumerated() { channelRank[id] = Int32(rank) }
-        var rankOf = [Int32](repeating: 0, count: programmes.count)
-        for (channel, positions) in schedules {
-            let rank = channelRank[channel] ?? 0
-            for position in positions { rankOf[position] = rank }
-        }
-        // The two orders over every airing do not depend on each other: one per core.
-        let (titles, ranks) = (titleNumbers, rankOf)
-        let orders = concurrentMap(2) { order -> [Int32] in
-            if order == 0 {
-                return programmes.indices.map(Int32.init).sorted {
-                    let (a, b) = (titles[Int($0)], titles[Int($1)])
-                    return a != b ? a < b : starts[Int($0)] < starts[Int($1)]
-                }
-            }
-            return programmes.indices.map(Int32.init).sorted {
-                let (a, b) = (Int($0), Int($1))
-                if starts[a] != starts[b] { return starts[a] < starts[b] }
-                if ranks[a] != ranks[b] { return ranks[a] < ranks[b] }
-                return (programmes[a].sameStartIndex ?? 0) < (programmes[b].sameStartIndex ?? 0)
-            }
-        }
-        self.byTitle = orders[0]
-        self.byStart = orders[1].map(Int.init)
+        let (titles, times) = (parts[0].titles!, parts[1].times!)
+        self.foldedTitles = titles.folded
+        self.titleNumbers = titles.numbers
+        self.byTitle = titles.byTitle
+        self.schedules = times.schedules
+        self.latestEnds = times.latestEnds
+        self.airingsByWork = times.airingsByWork
+        self.byStart = times.byStart
+        self.version = times.version
         self.workSearchTitles = snapshot.works.mapValues { work in
             [work.metadata.title, work.metadata.originalTitle].compactMap { $0.map(SearchText.fold) }
         }
@@ -162,12 +78,7 @@ package struct GuideIndex: Sendable {
         }
         self.audiencesByProgramme = audiencesByProgramme
         self.channelPosition = channelPosition
-        self.schedules = schedules
-        self.airingsByWork = airingsByWork
-        self.foldedTitles = foldedTitles
-        self.titleNumbers = titleNumbers
         self.audiencesByDay = Dictionary(snapshot.audiences.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
-        self.version = checksum.hex
     }
 
     static let empty = GuideIndex(Snapshot(generatedAt: Date(timeIntervalSince1970: 0),
@@ -194,19 +105,15 @@ package struct GuideIndex: Sendable {
         var low = 0, high = positions.count
         while low < high {
             let middle = (low + high) / 2
-            if programmes[positions[middle]].start < second { low = middle + 1 } else { high = middle }
+            if programmes[Int(positions[middle])].start < second { low = middle + 1 } else { high = middle }
         }
         let next = second.addingTimeInterval(1)
         for position in positions[low...] {
-            let programme = programmes[position]
+            let programme = programmes[Int(position)]
             if programme.start >= next { break }
-            if programme.id == id { return position }
+            if programme.id == id { return Int(position) }
         }
         return nil
-    }
-
-    private static func isSorted(_ positions: [Int], by precedes: (Int, Int) -> Bool) -> Bool {
-        positions.indices.dropFirst().allSatisfy { !precedes(positions[$0], positions[$0 - 1]) }
     }
 
     /// The folded title of the programme at `position` in `snapshot.programmes`.
@@ -242,7 +149,7 @@ package struct GuideIndex: Sendable {
         }
         var result: [Programme] = []
         for position in positions[low...] {
-            let programme = programmes[position]
+            let programme = programmes[Int(position)]
             if programme.start >= end { break }
             if programme.end > start || programme.start > start { result.append(programme) }
         }
@@ -250,14 +157,14 @@ package struct GuideIndex: Sendable {
     }
 
     /// Positions in `byStart` from the first programme starting at or after `moment`.
-    func startingFrom(_ moment: Date) -> ArraySlice<Int> {
+    func startingFrom(_ moment: Date) -> LazyMapSequence<ArraySlice<Int32>, Int> {
         let programmes = snapshot.programmes
         var low = 0, high = byStart.count
         while low < high {
             let middle = (low + high) / 2
-            if programmes[byStart[middle]].start < moment { low = middle + 1 } else { high = middle }
+            if programmes[Int(byStart[middle])].start < moment { low = middle + 1 } else { high = middle }
         }
-        return byStart[low...]
+        return byStart[low...].lazy.map(Int.init)
     }
 
     /// The other airings of `programme`'s work (or, without a work, of its exact folded title)
@@ -266,17 +173,17 @@ package struct GuideIndex: Sendable {
         let own = position(of: programme.id)
         let positions = programme.work.flatMap { airingsByWork[$0] } ?? own.map { airings(titled: titleNumbers[$0]) } ?? []
         let programmes = snapshot.programmes
-        return positions.filter { $0 != own && programmes[$0].start >= moment }.map { programmes[$0] }
+        return positions.lazy.map(Int.init).filter { $0 != own && programmes[$0].start >= moment }.map { programmes[$0] }
     }
 
     /// The positions of the programmes whose title has this number, by start.
-    private func airings(titled number: Int32) -> [Int] {
+    private func airings(titled number: Int32) -> [Int32] {
         var low = 0, high = byTitle.count
         while low < high {
             let middle = (low + high) / 2
             if titleNumbers[Int(byTitle[middle])] < number { low = middle + 1 } else { high = middle }
         }
-        return byTitle[low...].prefix { titleNumbers[Int($0)] == number }.map(Int.init)
+        return Array(byTitle[low...].prefix { titleNumbers[Int($0)] == number })
     }
 
     /// Programmes whose title, or whose work's title or original title, contains `folded`
@@ -308,6 +215,134 @@ package struct GuideIndex: Sendable {
     }
 }
 
+/// The index's tables that depend on titles: each programme's folded title, as a number.
+private struct TitleTables: Sendable {
+    /// Each distinct folded title.
+    let folded: [String]
+    /// Per programme, the place of its folded title in `folded`.
+    let numbers: [Int32]
+    /// Positions by title number, then start.
+    let byTitle: [Int32]
+
+    init(_ programmes: [Programme], starts: [Double]) {
+        // Titles repeat across a week (news, series): each distinct one is numbered and folded
+        // once. Keyed by bytes: `String`'s canonical hashing of every airing's title was a tenth
+        // of start-up, and titles equal only canonically still share a number, below, since
+        // their foldings are equal.
+        var numberOfTitle: [UTF8Key: Int32] = [:]
+        numberOfTitle.reserveCapacity(programmes.count / 2)
+        var distinctTitles: [String] = []
+        var numbers: [Int32] = []
+        numbers.reserveCapacity(programmes.count)
+        for programme in programmes {
+            let title = UTF8Key(programme.title)
+            if let number = numberOfTitle[title] {
+                numbers.append(number)
+            } else {
+                let number = Int32(distinctTitles.count)
+                distinctTitles.append(title.string)
+                numberOfTitle[title] = number
+                numbers.append(number)
+            }
+        }
+        // Folding is the slowest work here (a guide may hold hundreds of thousands of distinct
+        // titles), so the titles are folded on every core; those that fold alike then share the
+        // first one's number.
+        var numberOfFolded: [String: Int32] = [:]
+        numberOfFolded.reserveCapacity(distinctTitles.count)
+        var folded: [String] = []
+        let foldedNumbers = concurrentMap(distinctTitles, minimumPerSlice: 1_024, SearchText.fold).map { text in
+            if let number = numberOfFolded[text] { return number }
+            let number = Int32(folded.count)
+            folded.append(text)
+            numberOfFolded[text] = number
+            return number
+        }
+        for position in numbers.indices { numbers[position] = foldedNumbers[Int(numbers[position])] }
+        let finalNumbers = numbers
+        self.folded = folded
+        self.numbers = finalNumbers
+        self.byTitle = programmes.indices.map(Int32.init).sorted {
+            let (a, b) = (finalNumbers[Int($0)], finalNumbers[Int($1)])
+            return a != b ? a < b : starts[Int($0)] < starts[Int($1)]
+        }
+    }
+}
+
+/// The index's tables that depend on channels and times.
+private struct TimeTables: Sendable {
+    let schedules: [String: [Int32]]
+    let latestEnds: [String: [Date]]
+    let airingsByWork: [String: [Int32]]
+    let byStart: [Int32]
+    let version: String
+
+    init(_ programmes: [Programme], starts: [Double], generatedAt: Date) {
+        var schedules: [String: [Int32]] = [:]
+        var airingsByWork: [String: [Int32]] = [:]
+        var checksum = Checksum()
+        checksum.add(ISOTime.format(generatedAt))
+        // A snapshot holds each channel's programmes together (SnapshotCodec's order), so a
+        // channel's positions are gathered as one run and its id hashed once per run.
+        var run: (channel: String, positions: [Int32])?
+        for position in programmes.indices {
+            let channel = programmes[position].channel
+            if run?.channel != channel {
+                if let run { schedules[run.channel, default: []].append(contentsOf: run.positions) }
+                run = (channel, [])
+                checksum.add(channel)
+            }
+            run?.positions.append(Int32(position))
+            if let work = programmes[position].work { airingsByWork[work, default: []].append(Int32(position)) }
+            // What the programme's id is made of (its channel's, once per run), without making the id.
+            checksum.add(Int(starts[position].rounded(.down)))
+            checksum.add(programmes[position].sameStartIndex ?? -1)
+            checksum.add(programmes[position].title)
+        }
+        if let run { schedules[run.channel, default: []].append(contentsOf: run.positions) }
+        // Airings sharing a start go in their clump's order, as in a snapshot.
+        let byStart: (Int32, Int32) -> Bool = { a, b in
+            let (a, b) = (Int(a), Int(b))
+            return starts[a] != starts[b] ? starts[a] < starts[b] : (programmes[a].sameStartIndex ?? 0) < (programmes[b].sameStartIndex ?? 0)
+        }
+        var latestEnds: [String: [Date]] = [:]
+        for (channel, positions) in schedules {
+            let sorted = Self.isSorted(positions, by: byStart) ? positions : positions.sorted(by: byStart)
+            schedules[channel] = sorted
+            var latest = Date.distantPast
+            latestEnds[channel] = sorted.map { position in
+                latest = max(latest, programmes[Int(position)].end)
+                return latest
+            }
+        }
+        for (work, positions) in airingsByWork where !Self.isSorted(positions, by: byStart) {
+            airingsByWork[work] = positions.sorted(by: byStart)
+        }
+        // Ties in start go by channel id, compared as `String`s compare; each distinct id is ranked once.
+        var channelRank: [String: Int32] = [:]
+        for (rank, id) in schedules.keys.sorted().enumerated() { channelRank[id] = Int32(rank) }
+        var rankOf = [Int32](repeating: 0, count: programmes.count)
+        for (channel, positions) in schedules {
+            let rank = channelRank[channel] ?? 0
+            for position in positions { rankOf[Int(position)] = rank }
+        }
+        self.byStart = programmes.indices.map(Int32.init).sorted {
+            let (a, b) = (Int($0), Int($1))
+            if starts[a] != starts[b] { return starts[a] < starts[b] }
+            if rankOf[a] != rankOf[b] { return rankOf[a] < rankOf[b] }
+            return (programmes[a].sameStartIndex ?? 0) < (programmes[b].sameStartIndex ?? 0)
+        }
+        self.schedules = schedules
+        self.latestEnds = latestEnds
+        self.airingsByWork = airingsByWork
+        self.version = checksum.hex
+    }
+
+    private static func isSorted(_ positions: [Int32], by precedes: (Int32, Int32) -> Bool) -> Bool {
+        positions.indices.dropFirst().allSatisfy { !precedes(positions[$0], positions[$0 - 1]) }
+    }
+}
+
 extension Programme {
     /// The end of the airing; a programme without a stop (the last of a feed) lasts until its start.
     var end: Date { stop ?? start }
@@ -321,8 +356,20 @@ enum SearchText {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
         }
+        // Titles in Western European languages stay within Latin-1, whose characters are each
+        // one scalar without combining marks: folding such a text is folding each of its
+        // scalars, looked up in a table Foundation folded once.
+        if text.unicodeScalars.allSatisfy({ $0.value < 0x100 }) {
+            var folded: [UInt8] = []
+            folded.reserveCapacity(text.utf8.count + 4)
+            for scalar in text.unicodeScalars { folded.append(contentsOf: latin1Folded[Int(scalar.value)]) }
+            return String(decoding: folded, as: UTF8.self)
+        }
         return foldedByFoundation(text)
     }
+
+    /// Each Latin-1 scalar folded by Foundation, as UTF-8.
+    static let latin1Folded: [[UInt8]] = (0..<0x100).map { Array(foldedByFoundation(String(Unicode.Scalar(UInt8($0)))).utf8) }
 
     static func foldedByFoundation(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()

@@ -7,8 +7,9 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_793_000_000)
 
     @Test func anAiringIsSmallWhateverItsDetails() {
-        // 576 bytes when every field was inline; a new inline field shows here first.
-        #expect(MemoryLayout<Programme>.stride <= 200)
+        // 576 bytes when every field was inline, 200 before synopses could stay in a companion
+        // and details were shared; a new inline field shows here first.
+        #expect(MemoryLayout<Programme>.stride <= 128)
     }
 
     @Test func detailsSetThenClearedLeaveAnEqualProgramme() {

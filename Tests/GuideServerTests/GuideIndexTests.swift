@@ -97,6 +97,23 @@ import Testing
         #expect(SearchText.fold("Telediário ＡＢＣ") == "telediario abc")
     }
 
+    @Test func latin1IsFoldedAsFoundationFoldsIt() {
+        let latin1 = (0..<0x100).map { Unicode.Scalar(UInt8($0)) }
+        let all = String(String.UnicodeScalarView(latin1))
+        #expect(SearchText.fold(all) == SearchText.foldedByFoundation(all))
+        // Texts mixing every Latin-1 scalar in many orders (ß, Æ, Ø, ÿ, spacing accents and
+        // CR LF next to letters), from a fixed seed.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            let text = String(String.UnicodeScalarView((0..<12).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return latin1[Int(state >> 56)]
+            }))
+            #expect(SearchText.fold(text) == SearchText.foldedByFoundation(text), "\(Array(text.unicodeScalars))")
+        }
+        #expect(SearchText.fold("Ñandú Straße ÆØÅ") == SearchText.foldedByFoundation("Ñandú Straße ÆØÅ"))
+    }
+
     @Test func titlesFoldedOnEveryCoreAreFoldedInOrder() {
         let words = ["Cine", "BARRIO", "Telediário", "ñandú", "Ｗｉｄｅ", "plain"]
         let titles = (0..<10_000).map { "\(words[$0 % words.count]) \($0) \(words[($0 / 7) % words.count])" }
