@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Micro-benchmarks of the hot paths (issue 14), with ordo-one/benchmark: the snapshot's encode and
-# decode, the server's index, the interner and the XMLTV parse, on a synthetic week of 100
-# channels (Benchmarks/GuideBenchmarks). The package declares the benchmark target only under
+# decode, its binary companion's (latest.packed) encode and decode, the server's index, the
+# interner and the XMLTV parse, on a synthetic week of 100 channels (Benchmarks/GuideBenchmarks). The package declares the benchmark target only under
 # TVGUIDE_MICROBENCH=1, built in .build-micro, so that `swift build` and CI never compile it.
 # Usage: bench/micro.sh [ARGS…]   (ARGS go to `swift package benchmark`, e.g. `--filter decode`,
 #        or `baseline update main` then `baseline compare main` to compare two checkouts)

@@ -5,8 +5,8 @@ import GuideServer
 import XMLTV
 
 /// Micro-benchmarks of the hot paths behind bench/scale.sh's figures (issue 14): what a build
-/// spends writing the snapshot and parsing XMLTV, and what `tvguide serve` spends at start-up
-/// reading the snapshot and indexing it. Run with bench/micro.sh; the end-to-end figures stay in
+/// spends writing the snapshot and its companion and parsing XMLTV, and what `tvguide serve`
+/// spends at start-up reading the companion (or the JSON) and indexing it. Run with bench/micro.sh; the end-to-end figures stay in
 /// bench/scale.sh, bench/run.sh and bench/serve.sh.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -25,6 +25,14 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("SnapshotCodec.decode, \(programmes) programmes") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try SnapshotCodec.decode(json)) }
+    }
+    let identity = PackedSnapshot.Identity(storedWithJSONOf: json.count)
+    let packed = Data(try! PackedSnapshot.encode(snapshot, for: identity))
+    Benchmark("PackedSnapshot.encode, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try PackedSnapshot.encode(snapshot, for: identity)) }
+    }
+    Benchmark("PackedSnapshot.decode, \(programmes) programmes") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(PackedSnapshot.decode(packed, expecting: identity)!) }
     }
     Benchmark("GuideIndex.init, \(programmes) programmes") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(GuideIndex(snapshot)) }
