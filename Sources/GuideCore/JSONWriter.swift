@@ -22,13 +22,35 @@ struct JSONWriter {
     /// Top-level members as written, when asked for with `recordingMembers`.
     private(set) var members: [(key: String, range: Range<Int>)] = []
     private let recordingMembers: Bool
+    /// Where the bytes go as they are written, when they are not all kept.
+    private let drain: JSONDrain?
 
     /// `depth`: the nesting the bytes will be put at, for a slice of an array written apart.
     init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false, depth: Int = 0) {
         self.pretty = pretty
         self.recordingMembers = recordingMembers
         self.depth = depth
+        self.drain = nil
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that hands its bytes to `drain` a few megabytes at a time (and what is left at
+    /// `finish()`), instead of keeping them all.
+    init(pretty: Bool, drain: JSONDrain) {
+        self.pretty = pretty
+        self.recordingMembers = false
+        self.drain = drain
+        bytes.reserveCapacity(2 * JSONDrain.batch)
+    }
+
+    /// Hands what is left to the drain; throws the drain's first failure, if any.
+    mutating func finish() throws {
+        drain?.take(&bytes)
+        if let failure = drain?.failure { throw failure }
+    }
+
+    private mutating func drainIfFull() {
+        if let drain, bytes.count >= JSONDrain.batch { drain.take(&bytes) }
     }
 
     /// Each top-level member of `value` as compact JSON.
@@ -92,20 +114,27 @@ struct JSONWriter {
         guard slices > 1, !recordingMembers else { return self.values(values) }
         let pretty = pretty
         let depth = depth + 1
-        var written = concurrentMap(slices) { slice -> [UInt8] in
-            let range = (slice * values.count / slices)..<((slice + 1) * values.count / slices)
-            var writer = JSONWriter(pretty: pretty, capacity: range.count * 800, depth: depth)
-            for index in range {
-                writer.element(index) { values[index].write(to: &$0) }
-            }
-            return writer.bytes
-        }
+        // With a drain, the elements are written a round of slices at a time, and each round
+        // drained before the next is written: the array's bytes are never all held at once.
+        let round = drain == nil ? values.count : slices * minimumPerSlice
         bytes.append(0x5B)
-        // Each slice is let go once copied: the document and every slice at once would hold
-        // the programmes' bytes twice.
-        for slice in written.indices {
-            bytes.append(contentsOf: written[slice])
-            written[slice] = []
+        for roundStart in stride(from: 0, to: values.count, by: round) {
+            let count = min(round, values.count - roundStart)
+            var written = concurrentMap(slices) { slice -> [UInt8] in
+                let range = (roundStart + slice * count / slices)..<(roundStart + (slice + 1) * count / slices)
+                var writer = JSONWriter(pretty: pretty, capacity: range.count * 800, depth: depth)
+                for index in range {
+                    writer.element(index) { values[index].write(to: &$0) }
+                }
+                return writer.bytes
+            }
+            // Each slice is let go once copied: the document and every slice at once would hold
+            // the programmes' bytes twice.
+            for slice in written.indices {
+                bytes.append(contentsOf: written[slice])
+                written[slice] = []
+            }
+            drainIfFull()
         }
         newlineAndIndent()
         bytes.append(0x5D)
@@ -342,5 +371,25 @@ struct JSONWriter {
     mutating func member<R: RawRepresentable<String>>(_ name: StaticString, _ value: R?) {
         guard let value else { return }
         key(name); string(value.rawValue)
+    }
+}
+
+/// Where a `JSONWriter` hands its bytes as it goes (a snapshot written straight to its file).
+/// After a failure the rest is dropped, and `JSONWriter.finish()` throws it.
+final class JSONDrain {
+    /// About how many bytes a writer holds before handing them over.
+    static let batch = 4 << 20
+    private let write: (UnsafeRawBufferPointer) throws -> Void
+    private(set) var failure: (any Error)?
+
+    init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.write = write
+    }
+
+    func take(_ bytes: inout [UInt8]) {
+        if failure == nil, !bytes.isEmpty {
+            do { try bytes.withUnsafeBytes(write) } catch { failure = error }
+        }
+        bytes.removeAll(keepingCapacity: true)
     }
 }

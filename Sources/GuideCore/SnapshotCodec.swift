@@ -9,9 +9,9 @@ package enum SnapshotCodec {
         Data(try encodedBytes(snapshot))
     }
 
-    /// `encode`'s bytes without the copy into `Data`: a file store writes them as they are,
-    /// which spares a build as much memory as the snapshot file is large (331 MB at 3,000
-    /// channels × 7 days).
+    /// `encode`'s bytes without the copy into `Data`, for small documents kept whole (the
+    /// companion's snapshot without its programmes). A whole snapshot goes to its file through
+    /// `write(canonical:to:)`.
     package static func encodedBytes(_ snapshot: Snapshot) throws -> [UInt8] {
         let canonical = Self.canonical(snapshot)
         // About 800 bytes per programme; reserving once avoids copying tens of MB while growing.
@@ -21,6 +21,18 @@ package enum SnapshotCodec {
         canonical.write(to: &writer)
         writer.newline()
         return writer.bytes
+    }
+
+    /// The bytes of `encodedBytes(snapshot)`, handed to `write` a few megabytes at a time: a
+    /// build writes its snapshot straight to the file, without holding the whole JSON (a third
+    /// of a build's peak memory at 3,000 channels). `snapshot` must be canonical already.
+    package static func write(canonical snapshot: Snapshot, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try withoutActuallyEscaping(write) { write in
+            var writer = JSONWriter(pretty: true, drain: JSONDrain(write))
+            snapshot.write(to: &writer)
+            writer.newline()
+            try writer.finish()
+        }
     }
 
     /// `snapshot` in the order its bytes list things: channels, programmes and audiences sorted.

@@ -41,14 +41,13 @@ package struct SnapshotStore: Sendable {
     package func write(_ snapshot: Snapshot) throws -> URL {
         let canonical = SnapshotCodec.canonical(snapshot)
         let dated = datedURL(for: snapshot.generatedAt)
-        // In a scope of its own, so that the JSON's bytes are freed before the companion is made.
-        do {
-            let data = try SnapshotCodec.encodedBytes(canonical)
-            try createDirectory()
-            AtomicFile.removeAbandonedTemporaryFiles(in: directory)
-            try AtomicFile.write(data, to: dated)
-            try AtomicFile.link(dated, to: latestURL, orWrite: data)
+        let writeJSON = { (write: (UnsafeRawBufferPointer) throws -> Void) throws in
+            try SnapshotCodec.write(canonical: canonical, to: write)
         }
+        try createDirectory()
+        AtomicFile.removeAbandonedTemporaryFiles(in: directory)
+        try AtomicFile.write(to: dated, writeJSON)
+        try AtomicFile.link(dated, to: latestURL, orWrite: writeJSON)
         writeCompanion(of: canonical)
         try prune()
         return dated
@@ -167,7 +166,15 @@ package enum AtomicFile {
     }
 
     /// Replaces `target` with `data`: afterwards it holds the old bytes or all of the new ones.
-    package static func write(_ data: some ContiguousBytes, to target: URL, retrying: Bool = true) throws(SnapshotError) {
+    package static func write(_ data: some ContiguousBytes, to target: URL) throws(SnapshotError) {
+        try write(to: target) { write in try data.withUnsafeBytes(write) }
+    }
+
+    /// Replaces `target` with what `produce` writes, a piece at a time, through the function it
+    /// is given: afterwards `target` holds the old bytes or all of the new ones. `produce` runs
+    /// again if the write is retried; nothing is replaced when it throws.
+    package static func write(to target: URL, retrying: Bool = true,
+                              _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         let fail = { (operation: String) -> SnapshotError in
             let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())
@@ -180,20 +187,32 @@ package enum AtomicFile {
         // Between open and flock a cleaner could still take it; the rename then fails with
         // ENOENT and the write is retried once below.
         _ = flock(fd, LOCK_EX)
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let count = posixWrite(fd, base + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
+        var produced: SnapshotError?
+        do {
+            try produce { buffer throws(WriteFailed) in
+                guard let base = buffer.baseAddress else { return }
+                var offset = 0
+                while offset < buffer.count {
+                    let count = posixWrite(fd, base + offset, buffer.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw WriteFailed(code: errno)
+                    }
+                    offset += count
                 }
-                offset += count
             }
-            return true
+        } catch let failure as WriteFailed {
+            errno = failure.code
+            produced = fail("write")
+        } catch {
+            produced = SnapshotError.io(file: target.path, operation: "encode", detail: "\(error)")
+            unlink(temporary.path)
         }
-        guard written, fsync(fd) == 0 else {
+        if let produced {
+            close(fd)
+            throw produced
+        }
+        guard fsync(fd) == 0 else {
             let error = fail("write")
             close(fd)
             throw error
@@ -201,20 +220,26 @@ package enum AtomicFile {
         guard rename(temporary.path, target.path) == 0 else {
             let vanished = errno == ENOENT
             close(fd)
-            if vanished && retrying { return try write(data, to: target, retrying: false) }
+            if vanished && retrying { return try write(to: target, retrying: false, produce) }
             throw fail("replace")
         }
         guard close(fd) == 0 else { throw SnapshotError.io(file: target.path, operation: "write", detail: errnoText()) }
         try syncDirectory(target.deletingLastPathComponent())
     }
 
+    /// A `write(2)` that failed, and its `errno`.
+    private struct WriteFailed: Error {
+        let code: Int32
+    }
+
     /// Points `target` at the file `source` through a hard link, swapped in by rename like a
     /// write: the same bytes without writing and syncing them twice. Where the file system has
-    /// no hard links, writes `data` instead.
-    static func link(_ source: URL, to target: URL, orWrite data: some ContiguousBytes) throws(SnapshotError) {
+    /// no hard links, writes what `produce` writes instead.
+    static func link(_ source: URL, to target: URL,
+                     orWrite produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(SnapshotError) {
         let temporary = temporaryURL(for: target)
         guard posixLink(source.path, temporary.path) == 0 else {
-            try write(data, to: target)
+            try write(to: target, produce)
             return
         }
         let fd = open(temporary.path, O_RDONLY | O_CLOEXEC)
@@ -222,7 +247,7 @@ package enum AtomicFile {
         defer { if fd >= 0 { close(fd) } }
         guard rename(temporary.path, target.path) == 0 else {
             if errno == ENOENT {
-                try write(data, to: target)
+                try write(to: target, produce)
                 return
             }
             let error = SnapshotError.io(file: target.path, operation: "replace", detail: errnoText())

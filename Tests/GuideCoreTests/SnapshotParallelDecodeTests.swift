@@ -48,6 +48,46 @@ import TestSupport
                 == written { $0.values([Programme]()) })
     }
 
+    /// The golden guide's airings again on every day of `days`, each a day later: more than
+    /// one round of slices, and several drains' worth of bytes.
+    static func repeatedGolden(days: Int) throws -> Snapshot {
+        var snapshot = try decodedWhole(golden)
+        let once = snapshot.programmes
+        snapshot.programmes = (0..<days).flatMap { day in
+            once.map { programme in
+                var programme = programme
+                programme.start = programme.start.addingTimeInterval(TimeInterval(day * 86_400))
+                programme.stop = programme.stop?.addingTimeInterval(TimeInterval(day * 86_400))
+                return programme
+            }
+        }
+        return SnapshotCodec.canonical(snapshot)
+    }
+
+    @Test func aSnapshotWrittenAPieceAtATimeIsTheBytesEncodedWhole() throws {
+        for snapshot in [try Self.repeatedGolden(days: 6), SnapshotCodec.canonical(SnapshotSamples.full())] {
+            var pieces: [[UInt8]] = []
+            try SnapshotCodec.write(canonical: snapshot) { pieces.append(Array($0)) }
+            #expect(pieces.joined().elementsEqual(try SnapshotCodec.encodedBytes(snapshot)))
+            if snapshot.programmes.count > 20_000 {
+                #expect(pieces.count >= 3)
+                #expect(pieces.dropLast().allSatisfy { $0.count >= JSONDrain.batch })
+            }
+        }
+    }
+
+    @Test func aPieceThatCannotBeWrittenStopsTheWriteAndIsThrown() throws {
+        struct DiskFull: Error, Equatable {}
+        var calls = 0
+        #expect(throws: DiskFull()) {
+            try SnapshotCodec.write(canonical: try Self.repeatedGolden(days: 6)) { _ in
+                calls += 1
+                if calls == 2 { throw DiskFull() }
+            }
+        }
+        #expect(calls == 2)
+    }
+
     @Test func textThatLooksLikeJSONDoesNotMoveTheCuts() throws {
         var snapshot = SnapshotSamples.full()
         var tricky = SnapshotSamples.fullProgramme()

@@ -169,6 +169,33 @@ import Darwin
         #expect(try scratch.names(in: store).filter { $0.hasPrefix(".") } == [])
     }
 
+    @Test func aWriteWhoseProducerFailsHalfwayLeavesTheTargetAndNoTemporaryFile() throws {
+        struct EncoderGaveUp: Error {}
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.root, withIntermediateDirectories: true)
+        let target = scratch.root.appendingPathComponent("latest.json")
+        try AtomicFile.write(Data("old".utf8), to: target)
+
+        do {
+            try AtomicFile.write(to: target) { write in
+                try Data("half of the new".utf8).withUnsafeBytes(write)
+                throw EncoderGaveUp()
+            }
+            Issue.record("a failed producer replaced the file")
+        } catch let SnapshotError.io(file, operation, _) {
+            #expect(file == target.path)
+            #expect(operation == "encode")
+        }
+        #expect(try Data(contentsOf: target) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.path) == ["latest.json"])
+
+        try AtomicFile.write(to: target) { write in
+            for piece in ["new ", "in ", "pieces"] { try Data(piece.utf8).withUnsafeBytes(write) }
+        }
+        #expect(try Data(contentsOf: target) == Data("new in pieces".utf8))
+    }
+
     @Test(.enabled(if: geteuid() != 0, "root writes into a read-only folder"))
     func anUnwritableFolderIsAnErrorAndLatestStays() throws {
         let scratch = Scratch()

@@ -111,10 +111,23 @@ struct XMLTVParts: @unchecked Sendable {
 
 /// Input that libxml2 pulls through a read callback from pieces of memory, so that a part is read
 /// without first being copied into a buffer of its own.
+///
+/// What a large piece (a part's slice) has been read of is handed back to the kernel as it goes
+/// (`MADV_PAGEOUT`): a mapped guide file otherwise stays resident until the whole parse ends, on
+/// top of the programmes made from it, and was about half of a build's peak memory. The advice
+/// never loses data: a file's pages are read again if touched again (a part that falls back to
+/// one pass), and memory of the process's own is swapped out, or left, where there is no swap.
 final class PieceInput {
     private let pieces: [UnsafeRawBufferPointer]
     private var piece = 0
     private var offset = 0
+    /// How far into the current piece was handed back.
+    private var released = 0
+    /// Pieces smaller than this (a prolog every part shares, a closing tag) are kept.
+    static let releasedPieceBytes = 1 << 20
+    /// Handed back this much at a time, in whole pages.
+    static let releaseBatch = 4 << 20
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init(_ pieces: [UnsafeRawBufferPointer]) {
         self.pieces = pieces.filter { !$0.isEmpty }
@@ -128,11 +141,29 @@ final class PieceInput {
             memcpy(buffer + written, current.baseAddress! + offset, count)
             written += count
             offset += count
+            if current.count >= Self.releasedPieceBytes, offset - released >= Self.releaseBatch || offset == current.count {
+                release(current, upTo: offset)
+            }
             if offset == current.count {
                 piece += 1
                 offset = 0
+                released = 0
             }
         }
         return written
+    }
+
+    /// The whole pages of `current` between what was handed back and `end`.
+    private func release(_ current: UnsafeRawBufferPointer, upTo end: Int) {
+        #if os(Linux)
+        let base = UInt(bitPattern: current.baseAddress!)
+        let page = UInt(Self.pageSize)
+        let first = (base + UInt(released) + page - 1) / page * page
+        let last = (base + UInt(end)) / page * page
+        if first < last {
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: first), Int(last - first), MADV_PAGEOUT)
+        }
+        #endif
+        released = end
     }
 }
