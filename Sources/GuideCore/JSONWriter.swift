@@ -23,7 +23,7 @@ struct JSONWriter {
     private(set) var members: [(key: String, range: Range<Int>)] = []
     private let recordingMembers: Bool
     /// Where the bytes go as they are written, when they are not all kept.
-    private let drain: JSONDrain?
+    private let drain: ByteDrain?
 
     /// `depth`: the nesting the bytes will be put at, for a slice of an array written apart.
     init(pretty: Bool, capacity: Int = 1_024, recordingMembers: Bool = false, depth: Int = 0) {
@@ -36,11 +36,11 @@ struct JSONWriter {
 
     /// A writer that hands its bytes to `drain` a few megabytes at a time (and what is left at
     /// `finish()`), instead of keeping them all.
-    init(pretty: Bool, drain: JSONDrain) {
+    init(pretty: Bool, drain: ByteDrain) {
         self.pretty = pretty
         self.recordingMembers = false
         self.drain = drain
-        bytes.reserveCapacity(2 * JSONDrain.batch)
+        bytes.reserveCapacity(2 * ByteDrain.batch)
     }
 
     /// Hands what is left to the drain; throws the drain's first failure, if any.
@@ -50,7 +50,7 @@ struct JSONWriter {
     }
 
     private mutating func drainIfFull() {
-        if let drain, bytes.count >= JSONDrain.batch { drain.take(&bytes) }
+        if let drain, bytes.count >= ByteDrain.batch { drain.take(&bytes) }
     }
 
     /// Each top-level member of `value` as compact JSON.
@@ -371,25 +371,5 @@ struct JSONWriter {
     mutating func member<R: RawRepresentable<String>>(_ name: StaticString, _ value: R?) {
         guard let value else { return }
         key(name); string(value.rawValue)
-    }
-}
-
-/// Where a `JSONWriter` hands its bytes as it goes (a snapshot written straight to its file).
-/// After a failure the rest is dropped, and `JSONWriter.finish()` throws it.
-final class JSONDrain {
-    /// About how many bytes a writer holds before handing them over.
-    static let batch = 4 << 20
-    private let write: (UnsafeRawBufferPointer) throws -> Void
-    private(set) var failure: (any Error)?
-
-    init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
-        self.write = write
-    }
-
-    func take(_ bytes: inout [UInt8]) {
-        if failure == nil, !bytes.isEmpty {
-            do { try bytes.withUnsafeBytes(write) } catch { failure = error }
-        }
-        bytes.removeAll(keepingCapacity: true)
     }
 }

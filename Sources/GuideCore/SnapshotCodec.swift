@@ -28,7 +28,7 @@ package enum SnapshotCodec {
     /// of a build's peak memory at 3,000 channels). `snapshot` must be canonical already.
     package static func write(canonical snapshot: Snapshot, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         try withoutActuallyEscaping(write) { write in
-            var writer = JSONWriter(pretty: true, drain: JSONDrain(write))
+            var writer = JSONWriter(pretty: true, drain: ByteDrain(write))
             snapshot.write(to: &writer)
             writer.newline()
             try writer.finish()

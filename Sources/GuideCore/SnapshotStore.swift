@@ -69,8 +69,7 @@ package struct SnapshotStore: Sendable {
     /// removal to fail too, its identity no longer matches `latest.json` and it is not read.
     private func writeCompanion(of snapshot: Snapshot) {
         guard let identity = PackedSnapshot.Identity(of: latestURL),
-              let bytes = try? PackedSnapshot.encode(snapshot, for: identity),
-              (try? AtomicFile.write(bytes, to: packedURL)) != nil
+              (try? AtomicFile.write(to: packedURL, { write in try PackedSnapshot.encode(snapshot, for: identity, to: write) })) != nil
         else {
             unlink(packedURL.path)
             return

@@ -77,6 +77,31 @@ import Darwin
         }
     }
 
+    @Test func aCompanionIsHandedOverAFewMegabytesAtATime() throws {
+        var snapshot = try Self.large()
+        // Synopses of their own, 10 MB of them: more than two pieces' worth.
+        for index in snapshot.programmes.indices {
+            snapshot.programmes[index].synopsis = "\(index) " + String(repeating: "sinopsis ", count: 70)
+        }
+        var pieces: [[UInt8]] = []
+        try PackedSnapshot.encode(snapshot, for: Self.identity) { pieces.append(Array($0)) }
+        #expect(pieces.count >= 3)
+        #expect(pieces.dropLast().allSatisfy { $0.count >= ByteDrain.batch })
+        let read = try #require(PackedSnapshot.decode(Data(pieces.joined()), expecting: Self.identity))
+        #expect(read.programmes.count == snapshot.programmes.count)
+        #expect(Set(read.programmes.compactMap(\.synopsis)) == Set(snapshot.programmes.compactMap(\.synopsis)))
+
+        struct DiskFull: Error, Equatable {}
+        var calls = 0
+        #expect(throws: DiskFull()) {
+            try PackedSnapshot.encode(Self.full(), for: Self.identity) { _ in
+                calls += 1
+                throw DiskFull()
+            }
+        }
+        #expect(calls == 1)
+    }
+
     @Test func repeatedTextsAndTemplatesAreWrittenOnce() throws {
         let golden = try Self.golden()
         let packed = try PackedSnapshot.encode(golden, for: Self.identity)

@@ -71,7 +71,7 @@ import TestSupport
             #expect(pieces.joined().elementsEqual(try SnapshotCodec.encodedBytes(snapshot)))
             if snapshot.programmes.count > 20_000 {
                 #expect(pieces.count >= 3)
-                #expect(pieces.dropLast().allSatisfy { $0.count >= JSONDrain.batch })
+                #expect(pieces.dropLast().allSatisfy { $0.count >= ByteDrain.batch })
             }
         }
     }

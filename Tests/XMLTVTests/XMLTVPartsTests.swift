@@ -38,9 +38,12 @@ struct XMLTVPartsTests {
         }
     }
 
-    @Test("a guide is cut before programmes and its parts are read at once, with lines of the whole file")
-    func cutsAndLines() throws {
-        let text = guide(programmes: 40, skipEvery: 7)
+    /// Skipped in every part (7), or in the first and the last only (36): the lines of a part
+    /// after parts without any still count the newlines of those.
+    @Test("a guide is cut before programmes and its parts are read at once, with lines of the whole file",
+          arguments: [(7, 6), (36, 2)])
+    func cutsAndLines(skipEvery: Int, skippedCount: Int) throws {
+        let text = guide(programmes: 40, skipEvery: skipEvery)
         let bytes = Array(text.utf8)
         let parser = XMLTVParser(source: testSource)
         try bytes.withUnsafeBytes { raw in
@@ -49,7 +52,7 @@ struct XMLTVPartsTests {
             let inParts = try #require(parser.parse(parts: split, name: "g.xml", expandEntities: false))
             let whole = try parser.parse(Data(bytes), name: "g.xml", parts: 1)
             #expect(inParts == whole)
-            #expect(whole.skipped.count == 6)
+            #expect(whole.skipped.count == skippedCount)
             // A skipped programme's line is where its tag is in the file.
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             for skip in whole.skipped {

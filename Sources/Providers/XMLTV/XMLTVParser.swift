@@ -59,24 +59,29 @@ package struct XMLTVParser: Sendable {
     /// The parts parsed at once, or nil when one of them is not well-formed on its own.
     func parse(parts split: XMLTVParts, name: String, expandEntities: Bool) -> XMLTVDocument? {
         let count = split.pieces.count
-        let found = concurrentMap(count) { part -> (part: ParsedPart?, sliceNewlines: Int) in
-            let pieces = split.pieces[part]
-            let newlines = XMLTVParts.newlines(in: pieces[part == 0 ? 0 : 1])
-            guard let run = try? ReaderRun(pieces: pieces, name: name, source: source, expandEntities: expandEntities) else {
-                return (nil, newlines)
+        let found = concurrentMap(count) { part -> ParsedPart? in
+            guard let run = try? ReaderRun(pieces: split.pieces[part], name: name, source: source, expandEntities: expandEntities) else {
+                return nil
             }
             defer { run.close() }
-            return (try? run.parse(), newlines)
+            return try? run.parse()
         }
         var parsed: [ParsedPart] = []
+        // The slices' newlines are counted only when a part has a skipped programme to give a
+        // line: counting them before the parse read the whole file in at once (resident twice
+        // as long, beside the programmes being made).
         var newlinesBefore = 0
-        for result in found {
-            guard var part = result.part else { return nil }
-            if !parsed.isEmpty {
+        var counted = 0
+        for (index, result) in found.enumerated() {
+            guard var part = result else { return nil }
+            if index > 0, !part.skipped.isEmpty {
+                while counted < index {
+                    newlinesBefore += XMLTVParts.newlines(in: split.pieces[counted][counted == 0 ? 0 : 1])
+                    counted += 1
+                }
                 let offset = newlinesBefore - split.prologNewlines
-                for index in part.skipped.indices { part.skipped[index].line += offset }
+                for line in part.skipped.indices { part.skipped[line].line += offset }
             }
-            newlinesBefore += result.sliceNewlines
             parsed.append(part)
         }
         return XMLTVDocument(merging: parsed)

@@ -1,0 +1,20 @@
+/// Where a writer hands its bytes as it goes: a snapshot's JSON and its companion are written
+/// straight to their files, a few megabytes at a time, rather than held whole. After a failure
+/// the rest is dropped, and the writer's `finish()` throws it.
+final class ByteDrain {
+    /// About how many bytes a writer holds before handing them over.
+    static let batch = 4 << 20
+    private let write: (UnsafeRawBufferPointer) throws -> Void
+    private(set) var failure: (any Error)?
+
+    init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.write = write
+    }
+
+    func take(_ bytes: inout [UInt8]) {
+        if failure == nil, !bytes.isEmpty {
+            do { try bytes.withUnsafeBytes(write) } catch { failure = error }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
