@@ -98,10 +98,18 @@ package enum PackedSnapshot {
         // templates are then numbered for the whole snapshot.
         let programmes = canonical.programmes
         let sliceStarts = Array(stride(from: 0, to: programmes.count, by: programmesPerSlice))
+        // A template is the airing's kind and details (`template(of:)` empties every other field),
+        // so airings holding the same interned details box and kind share it: it is written once
+        // per box, not once per airing.
         let sliceTemplates = concurrentMap(sliceStarts.count) { slice -> (distinct: [String], numbers: [Int]) in
             var local = TextTable(capacity: 256)
-            let numbers = programmes[sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)].map {
-                Int(local.number(JSONWriter.compact(template(of: $0))))
+            var byDetails: [TemplateKey: Int] = [:]
+            let numbers = (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
+                let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
+                if let number = byDetails[key] { return number }
+                let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
+                byDetails[key] = number
+                return number
             }
             return (local.strings, numbers)
         }
@@ -114,9 +122,11 @@ package enum PackedSnapshot {
         var channel = (text: "", number: UInt64(0)), source = (text: "", number: UInt64(0))
         for (slice, start) in sliceStarts.enumerated() {
             var records = PackedBytes(capacity: programmesPerSlice * 16)
-            let sliceProgrammes = programmes[start..<min(start + programmesPerSlice, programmes.count)]
+            let sliceRange = start..<min(start + programmesPerSlice, programmes.count)
             let templateNumbers = sliceTemplates[slice].distinct.map { templates.number($0) }
-            for (programme, template) in zip(sliceProgrammes, sliceTemplates[slice].numbers) {
+            // Each programme is handed over in place from the array's buffer: iterating the array
+            // copied every one (all its fields retained, then released).
+            func record(_ programme: Programme, template: Int) {
                 let credits = programme.credits.flatMap { $0.allSatisfy(isPlain) ? $0 : nil }
                 records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsis != nil ? 4 : 0)
                                    | (programme.work != nil ? 8 : 0) | (programme.sameStartIndex != nil ? 16 : 0) | (credits != nil ? 32 : 0))
@@ -142,7 +152,10 @@ package enum PackedSnapshot {
                 }
                 records.varint(templateNumbers[template])
             }
-            slices.append((sliceProgrammes.count, records.bytes))
+            programmes.withUnsafeBufferPointer { buffer in
+                for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
+            }
+            slices.append((sliceRange.count, records.bytes))
         }
 
         try withoutActuallyEscaping(write) { write in
@@ -302,8 +315,15 @@ package enum PackedSnapshot {
         credit.images == nil && credit.urls == nil
     }
 
+    /// What decides an airing's template: its details box and kind, the fields it keeps.
+    private struct TemplateKey: Hashable {
+        var details: ObjectIdentifier?
+        var kind: ProgrammeKind?
+    }
+
     /// What a record does not hold: the programme with the fields a record holds emptied, so
-    /// that airings differing only in those share one template.
+    /// that airings differing only in those share one template. Every field `Programme` stores
+    /// but its details and kind is emptied (`TemplateKey` relies on it).
     static func template(of programme: Programme) -> Programme {
         var template = programme
         template.channel = ""

@@ -52,6 +52,12 @@ public struct Programme: Codable, Sendable, Hashable {
         synopsisText = .stored(block, UInt32(number))
     }
 
+    /// The details box this airing holds, as an identity: airings holding the same box (interned)
+    /// have the same details, whatever else differs.
+    var detailsIdentity: ObjectIdentifier? {
+        detailsBox.map(ObjectIdentifier.init)
+    }
+
     /// The language of `title`, `subtitle` and `synopsis`.
     public var textLanguage: String? {
         get { detailsBox?.details.textLanguage }

@@ -111,6 +111,9 @@ package enum SnapshotCodec {
         return inOrder ? programmes : programmes.sorted(by: programmePrecedes)
     }
 
+    // Inlined, so that the comparisons read the fields where the programmes are rather than
+    // copying both whole (every field retained and released) to pass them.
+    @inline(__always)
     static func programmePrecedes(_ a: Programme, _ b: Programme) -> Bool {
         if a.channel != b.channel { return precedes(a.channel, b.channel) }
         if a.start != b.start { return a.start < b.start }
