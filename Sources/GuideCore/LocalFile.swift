@@ -4,6 +4,10 @@ import Foundation
 /// than `limit`. A directory, a FIFO or a device is named as such instead of being opened (a FIFO
 /// would block, `/dev/zero` never end), and a failure says why in words, not a Cocoa error code.
 package enum LocalFile {
+    /// `mapped`: the bytes map the file (private, read-only) rather than being read into memory,
+    /// so that a reader may hand pages it is done with back to the kernel (`MADV_DONTNEED`,
+    /// which would zero memory of the process's own). Mapped here rather than by Foundation,
+    /// whose `.alwaysMapped` does not promise a mapping.
     package static func read(_ url: URL, limit: Int, mapped: Bool = false) throws(LocalFileError) -> Data {
         var status = stat()
         guard stat(url.path, &status) == 0 else {
@@ -23,11 +27,29 @@ package enum LocalFile {
         guard access(url.path, R_OK) == 0 else {
             throw LocalFileError(path: url.path, reason: String(cString: strerror(errno)))
         }
+        if mapped { return try map(url, limit: limit) }
         do {
-            return try Data(contentsOf: url, options: mapped ? .alwaysMapped : [])
+            return try Data(contentsOf: url)
         } catch {
             throw LocalFileError(path: url.path, reason: (error as NSError).localizedDescription)
         }
+    }
+
+    /// The file's bytes as a private read-only mapping, unmapped when the `Data` goes.
+    private static func map(_ url: URL, limit: Int) throws(LocalFileError) -> Data {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LocalFileError(path: url.path, reason: String(cString: strerror(errno))) }
+        // The mapping outlives the descriptor.
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw LocalFileError(path: url.path, reason: String(cString: strerror(errno))) }
+        let count = Int(status.st_size)
+        guard count <= limit else { throw LocalFileError(path: url.path, reason: "is \(count) bytes, more than the \(limit >> 20) MiB allowed") }
+        guard count > 0 else { return Data() }
+        guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw LocalFileError(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { base, count in munmap(base, count) })
     }
 }
 

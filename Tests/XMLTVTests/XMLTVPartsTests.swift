@@ -81,6 +81,37 @@ struct XMLTVPartsTests {
                 == parser.parse(Data(bytes), name: "t.xml", parts: 1))
     }
 
+    /// Parts of about 6 MB read from a mapped file hand back the pages they have read (pieces past
+    /// a megabyte, every 4 MiB). In the second document the cut falls inside a CDATA section, so
+    /// after the parts have read (and handed back) their pages the whole file is read again in
+    /// one pass: what it reads must still be the file.
+    @Test("a mapped file read in parts, then again in one pass, reads as the same bytes in memory")
+    func aMappedFileHandsBackWhatItRead() throws {
+        let head = "<?xml version=\"1.0\"?>\n<tv><channel id=\"a\"><display-name>A</display-name></channel>\n"
+        let padding = String(repeating: "texto ", count: 170)
+        func programmes(_ range: Range<Int>) -> String {
+            range.map { index in
+                "<programme start=\"202611\(10 + index / 1_440)\(String(format: "%02d%02d", index / 60 % 24, index % 60))00 +0000\" "
+                    + "channel=\"a\"><title>P\(index)</title><desc>\(padding)\(index)</desc></programme>\n"
+            }.joined()
+        }
+        let whole = head + programmes(0..<12_000) + "</tv>\n"
+        let cdata = "<programme start=\"20261101000000 +0000\" channel=\"a\"><title>C</title><desc><![CDATA["
+            + String(repeating: padding, count: 6_000) + "<programme x ]]></desc></programme>\n"
+        let broken = head + programmes(0..<4_000) + cdata + programmes(4_000..<5_000) + "</tv>\n"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xmltv-mapped-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let parser = XMLTVParser(source: testSource)
+        for (name, text) in [("whole.xml", whole), ("broken.xml", broken)] {
+            let url = folder.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            let inMemory = try parser.parse(Data(text.utf8), name: name, parts: 1)
+            #expect(inMemory.programmes.count == (name == "whole.xml" ? 12_000 : 5_001))
+            #expect(try parser.parse(contentsOf: url, parts: 2) == inMemory, "\(name)")
+        }
+    }
+
     @Test("small documents, an empty <tv/> and documents without programmes are not cut")
     func notCut() {
         for text in ["<tv/>", "<tv></tv>", "<tv><channel id=\"a\"/></tv>"] {

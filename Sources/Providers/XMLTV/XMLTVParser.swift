@@ -17,13 +17,17 @@ package struct XMLTVParser: Sendable {
 
     /// Parses a file; gzip-compressed files (by their magic bytes, whatever their name) are inflated first.
     package func parse(contentsOf url: URL) throws -> XMLTVDocument {
+        try parse(contentsOf: url, parts: ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    func parse(contentsOf url: URL, parts: Int) throws -> XMLTVDocument {
         let data: Data
         do {
             data = try LocalFile.read(url, limit: Self.maximumFileBytes, mapped: true)
         } catch {
             throw ProviderError.notConfigured("cannot read XMLTV file \(error)")
         }
-        return try parse(data, name: url.lastPathComponent)
+        return try parse(data, name: url.lastPathComponent, parts: parts, mappedFile: true)
     }
 
     /// Parses XMLTV bytes (plain or gzip). `name` identifies the input in error messages.
@@ -32,8 +36,11 @@ package struct XMLTVParser: Sendable {
     }
 
     /// `parts`: how many readers may parse slices of a large document at once (see `XMLTVParts`).
-    func parse(_ data: Data, name: String, parts: Int, minimumPartBytes: Int = XMLTVParts.minimumPartBytes) throws -> XMLTVDocument {
-        let xml = Gzip.isCompressed(data) ? try Gzip.decompress(data, name: name) : data
+    /// `mappedFile`: `data` maps a file, whose pages the readers may hand back as they go.
+    func parse(_ data: Data, name: String, parts: Int, minimumPartBytes: Int = XMLTVParts.minimumPartBytes,
+               mappedFile: Bool = false) throws -> XMLTVDocument {
+        let compressed = Gzip.isCompressed(data)
+        let xml = compressed ? try Gzip.decompress(data, name: name) : data
         guard !xml.isEmpty else { throw ProviderError.malformed("\(name): line 1: the document is empty") }
         guard xml.count <= Int(Int32.max) else {
             throw ProviderError.malformed("\(name): larger than 2 GiB, which libxml2's memory reader cannot take")
@@ -46,7 +53,7 @@ package struct XMLTVParser: Sendable {
             } catch {
                 throw ProviderError.malformed("\(name): \(error)")
             }
-            if let split = XMLTVParts(bytes, count: parts, minimumBytes: minimumPartBytes),
+            if let split = XMLTVParts(bytes, count: parts, minimumBytes: minimumPartBytes, mappedFile: mappedFile && !compressed),
                let document = parse(parts: split, name: name, expandEntities: expandEntities) {
                 return document
             }
@@ -60,7 +67,8 @@ package struct XMLTVParser: Sendable {
     func parse(parts split: XMLTVParts, name: String, expandEntities: Bool) -> XMLTVDocument? {
         let count = split.pieces.count
         let found = concurrentMap(count) { part -> ParsedPart? in
-            guard let run = try? ReaderRun(pieces: split.pieces[part], name: name, source: source, expandEntities: expandEntities) else {
+            guard let run = try? ReaderRun(pieces: split.pieces[part], handingBackPages: split.mappedFile, name: name, source: source,
+                                           expandEntities: expandEntities) else {
                 return nil
             }
             defer { run.close() }
@@ -164,8 +172,8 @@ private final class ReaderRun {
     }
 
     /// A part of a document (`XMLTVParts`), read from its pieces in place.
-    convenience init(pieces: [UnsafeRawBufferPointer], name: String, source: String, expandEntities: Bool) throws {
-        let input = PieceInput(pieces)
+    convenience init(pieces: [UnsafeRawBufferPointer], handingBackPages: Bool, name: String, source: String, expandEntities: Bool) throws {
+        let input = PieceInput(pieces, handingBackPages: handingBackPages)
         let reader = xmlReaderForIO({ context, buffer, capacity in
             guard let context, let buffer, capacity > 0 else { return -1 }
             return Int32(Unmanaged<PieceInput>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: Int(capacity)))

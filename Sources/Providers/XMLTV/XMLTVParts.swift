@@ -22,6 +22,9 @@ struct XMLTVParts: @unchecked Sendable {
     let pieces: [[UnsafeRawBufferPointer]]
     /// Newlines in the prolog repeated at the top of every part after the first.
     let prologNewlines: Int
+    /// Whether the bytes map a file (not memory of the process's own), so that what a reader
+    /// has read can be handed back to the kernel and read from the file again if need be.
+    let mappedFile: Bool
 
     /// Below this many bytes a document is parsed in one pass: starting readers costs more than it saves.
     static let minimumPartBytes = 2 << 20
@@ -29,7 +32,7 @@ struct XMLTVParts: @unchecked Sendable {
     private static let rootClose = StaticString("</tv>")
 
     /// Cuts `bytes` into at most `count` parts of at least `minimumBytes`, or nil when it cannot be cut.
-    init?(_ bytes: UnsafeRawBufferPointer, count: Int, minimumBytes: Int = minimumPartBytes) {
+    init?(_ bytes: UnsafeRawBufferPointer, count: Int, minimumBytes: Int = minimumPartBytes, mappedFile: Bool = false) {
         let count = min(count, bytes.count / max(1, minimumBytes))
         guard count > 1, let rootEnd = Self.rootStartTagEnd(in: bytes) else { return nil }
         var cuts: [Int] = []
@@ -50,6 +53,7 @@ struct XMLTVParts: @unchecked Sendable {
         }
         self.pieces = pieces
         prologNewlines = Self.newlines(in: prolog)
+        self.mappedFile = mappedFile
     }
 
     static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
@@ -112,13 +116,16 @@ struct XMLTVParts: @unchecked Sendable {
 /// Input that libxml2 pulls through a read callback from pieces of memory, so that a part is read
 /// without first being copied into a buffer of its own.
 ///
-/// What a large piece (a part's slice) has been read of is handed back to the kernel as it goes
-/// (`MADV_PAGEOUT`): a mapped guide file otherwise stays resident until the whole parse ends, on
-/// top of the programmes made from it, and was about half of a build's peak memory. The advice
-/// never loses data: a file's pages are read again if touched again (a part that falls back to
-/// one pass), and memory of the process's own is swapped out, or left, where there is no swap.
+/// When the pieces map a file, what a large piece (a part's slice) has been read of is handed
+/// back as it goes (`MADV_DONTNEED`): the mapped guide otherwise stays resident until the whole
+/// parse ends, on top of the programmes made from it, and was about half of a build's peak
+/// memory. Of a private read-only file mapping, the advice only drops the process's mapping of
+/// the pages: they stay in the page cache for the next build, and are read from the file again
+/// if touched again (a part that falls back to one pass). Memory of the process's own (a
+/// download, an inflated .gz) is never advised: there the advice would zero it.
 final class PieceInput {
     private let pieces: [UnsafeRawBufferPointer]
+    private let handingBackPages: Bool
     private var piece = 0
     private var offset = 0
     /// How far into the current piece was handed back.
@@ -129,8 +136,9 @@ final class PieceInput {
     static let releaseBatch = 4 << 20
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    init(_ pieces: [UnsafeRawBufferPointer]) {
+    init(_ pieces: [UnsafeRawBufferPointer], handingBackPages: Bool) {
         self.pieces = pieces.filter { !$0.isEmpty }
+        self.handingBackPages = handingBackPages
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
@@ -141,7 +149,7 @@ final class PieceInput {
             memcpy(buffer + written, current.baseAddress! + offset, count)
             written += count
             offset += count
-            if current.count >= Self.releasedPieceBytes, offset - released >= Self.releaseBatch || offset == current.count {
+            if handingBackPages, current.count >= Self.releasedPieceBytes, offset - released >= Self.releaseBatch || offset == current.count {
                 release(current, upTo: offset)
             }
             if offset == current.count {
@@ -161,7 +169,7 @@ final class PieceInput {
         let first = (base + UInt(released) + page - 1) / page * page
         let last = (base + UInt(end)) / page * page
         if first < last {
-            _ = madvise(UnsafeMutableRawPointer(bitPattern: first), Int(last - first), MADV_PAGEOUT)
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: first), Int(last - first), MADV_DONTNEED)
         }
         #endif
         released = end
