@@ -344,7 +344,6 @@ package enum PackedSnapshot {
 private struct TextTable {
     private var numbers: [UTF8Key: Int] = [:]
     private(set) var strings: [String] = []
-    private(set) var byteCount = 0
 
     /// Room for `capacity` texts at once: each time a table grows, every text in it is hashed again.
     init(capacity: Int) {
@@ -356,7 +355,6 @@ private struct TextTable {
         if let number = numbers[key] { return UInt64(number) }
         numbers[key] = strings.count
         strings.append(key.string)
-        byteCount += key.string.utf8.count
         return UInt64(strings.count - 1)
     }
 
