@@ -110,13 +110,15 @@ struct JSONWriter {
     /// many: the programmes are most of a snapshot's encoding. The bytes are the same.
     mutating func values<W: JSONWritable & Sendable>(inParallel values: [W], minimumPerSlice: Int = 4_096,
                                                      cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        let slices = min(cores, values.count / max(1, minimumPerSlice))
-        guard slices > 1, !recordingMembers else { return self.values(values) }
+        let cut = min(cores, values.count / max(1, minimumPerSlice))
+        // A writer with a drain goes a round at a time even on one core, never holding the array.
+        guard cut > 1 || (drain != nil && !values.isEmpty), !recordingMembers else { return self.values(values) }
+        let slices = max(1, cut)
         let pretty = pretty
         let depth = depth + 1
         // With a drain, the elements are written a round of slices at a time, and each round
         // drained before the next is written: the array's bytes are never all held at once.
-        let round = drain == nil ? values.count : slices * minimumPerSlice
+        let round = drain == nil ? values.count : slices * max(1, minimumPerSlice)
         bytes.append(0x5B)
         for roundStart in stride(from: 0, to: values.count, by: round) {
             let count = min(round, values.count - roundStart)

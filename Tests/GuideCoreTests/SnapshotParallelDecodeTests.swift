@@ -76,6 +76,18 @@ import TestSupport
         }
     }
 
+    @Test func oneCoreStillHandsTheProgrammesOverARoundAtATime() throws {
+        let programmes = try Self.repeatedGolden(days: 3).programmes
+        var pieces: [[UInt8]] = []
+        var streamed = JSONWriter(pretty: true, drain: ByteDrain { pieces.append(Array($0)) })
+        streamed.values(inParallel: programmes, cores: 1)
+        try streamed.finish()
+        var whole = JSONWriter(pretty: true)
+        whole.values(programmes)
+        #expect(pieces.count >= 2)
+        #expect(pieces.joined().elementsEqual(whole.bytes))
+    }
+
     @Test func aPieceThatCannotBeWrittenStopsTheWriteAndIsThrown() throws {
         struct DiskFull: Error, Equatable {}
         var calls = 0
