@@ -40,17 +40,12 @@ struct JSONWriter {
         self.pretty = pretty
         self.recordingMembers = false
         self.drain = drain
-        bytes.reserveCapacity(2 * ByteDrain.batch)
+        bytes.reserveCapacity(ByteDrain.capacity)
     }
 
     /// Hands what is left to the drain; throws the drain's first failure, if any.
     mutating func finish() throws {
-        drain?.take(&bytes)
-        if let failure = drain?.failure { throw failure }
-    }
-
-    private mutating func drainIfFull() {
-        if let drain, bytes.count >= ByteDrain.batch { drain.take(&bytes) }
+        try drain?.finish(&bytes)
     }
 
     /// Each top-level member of `value` as compact JSON.
@@ -136,7 +131,7 @@ struct JSONWriter {
                 bytes.append(contentsOf: written[slice])
                 written[slice] = []
             }
-            drainIfFull()
+            drain?.takeIfFull(&bytes)
         }
         newlineAndIndent()
         bytes.append(0x5D)

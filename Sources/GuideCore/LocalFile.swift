@@ -20,9 +20,7 @@ package enum LocalFile {
         case S_IFCHR, S_IFBLK: throw LocalFileError(path: url.path, reason: "is a device, not a file")
         default: throw LocalFileError(path: url.path, reason: "is not a regular file")
         }
-        guard Int(status.st_size) <= limit else {
-            throw LocalFileError(path: url.path, reason: "is \(status.st_size) bytes, more than the \(limit >> 20) MiB allowed")
-        }
+        guard Int(status.st_size) <= limit else { throw tooLarge(url, size: Int(status.st_size), limit: limit) }
         // Root reads a file whatever its mode: asking access() gives the reason before Foundation's vaguer one.
         guard access(url.path, R_OK) == 0 else {
             throw LocalFileError(path: url.path, reason: String(cString: strerror(errno)))
@@ -35,6 +33,10 @@ package enum LocalFile {
         }
     }
 
+    private static func tooLarge(_ url: URL, size: Int, limit: Int) -> LocalFileError {
+        LocalFileError(path: url.path, reason: "is \(size) bytes, more than the \(limit >> 20) MiB allowed")
+    }
+
     /// The file's bytes as a private read-only mapping, unmapped when the `Data` goes.
     private static func map(_ url: URL, limit: Int) throws(LocalFileError) -> Data {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
@@ -44,7 +46,8 @@ package enum LocalFile {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw LocalFileError(path: url.path, reason: String(cString: strerror(errno))) }
         let count = Int(status.st_size)
-        guard count <= limit else { throw LocalFileError(path: url.path, reason: "is \(count) bytes, more than the \(limit >> 20) MiB allowed") }
+        // Checked again: the file may have grown since it was first looked at.
+        guard count <= limit else { throw tooLarge(url, size: count, limit: limit) }
         guard count > 0 else { return Data() }
         guard let base = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
             throw LocalFileError(path: url.path, reason: String(cString: strerror(errno)))

@@ -385,18 +385,17 @@ private struct PackedBytes {
     /// Bytes handed to `drain` a few megabytes at a time, and what is left at `finish()`.
     init(drain: ByteDrain) {
         self.drain = drain
-        bytes.reserveCapacity(2 * ByteDrain.batch)
+        bytes.reserveCapacity(ByteDrain.capacity)
     }
 
     /// Hands what is left to the drain; throws the drain's first failure, if any.
     mutating func finish() throws {
-        drain?.take(&bytes)
-        if let failure = drain?.failure { throw failure }
+        try drain?.finish(&bytes)
     }
 
     mutating func append(_ more: some Sequence<UInt8>) {
         bytes.append(contentsOf: more)
-        drainIfFull()
+        drain?.takeIfFull(&bytes)
     }
 
     mutating func u32(_ value: UInt32) {
@@ -405,11 +404,7 @@ private struct PackedBytes {
 
     mutating func u64(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-        drainIfFull()
-    }
-
-    private mutating func drainIfFull() {
-        if let drain, bytes.count >= ByteDrain.batch { drain.take(&bytes) }
+        drain?.takeIfFull(&bytes)
     }
 
     mutating func varint(_ value: UInt64) {
