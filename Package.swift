@@ -75,6 +75,8 @@ let package = Package(
         .target(name: "GuideStorePostgres", dependencies: [
             "GuideCore",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
@@ -158,6 +160,7 @@ let package = Package(
             // GuideTransport: the HTTP cache and the live transport over the store's cache table.
             "GuideStorePostgres", "GuideCore", "GuideTransport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         .testTarget(name: "GuideServerTests", dependencies: [

@@ -20,7 +20,7 @@ package struct PostgresHTTPCache: HTTPCacheStorage {
         let url = key.url
         return try? await store.withConnection("read the HTTP cache") { connection -> HTTPCacheEntry? in
             try await store.prepareSchema(connection)
-            let rows = try await connection.query("""
+            let rows = try await connection.run("""
                 SELECT fetched_at, etag, last_modified, content_type, body FROM tvguide_http_cache
                 WHERE url_md5 = md5(\(url)) AND url = \(url)
                 """, logger: store.logger).decode((Date, String?, String?, String?, Data).self)
@@ -37,7 +37,7 @@ package struct PostgresHTTPCache: HTTPCacheStorage {
         do {
             try await store.withConnection("write the HTTP cache") { connection in
                 try await store.prepareSchema(connection)
-                try await connection.query("""
+                try await connection.run("""
                     INSERT INTO tvguide_http_cache (url_md5, url, fetched_at, etag, last_modified, content_type, body)
                     VALUES (md5(\(key.url)), \(key.url), \(metadata.fetchedAt), \(metadata.etag), \(metadata.lastModified),
                             \(metadata.contentType), \(entry.body))

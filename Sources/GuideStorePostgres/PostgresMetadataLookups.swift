@@ -24,7 +24,7 @@ package struct PostgresMetadataLookups: MetadataLookupStorage {
                 try await store.prepareSchema(connection)
                 var rows: [(String, Data)] = []
                 let query = "SELECT query, answer FROM tvguide_metadata_cache WHERE provider = \(provider) AND fingerprint = \(fingerprint)" as PostgresQuery
-                for try await row in try await connection.query(query, logger: store.logger).decode((String, Data).self) {
+                for try await row in try await connection.run(query, logger: store.logger).decode((String, Data).self) {
                     rows.append(row)
                 }
                 return rows
@@ -56,14 +56,14 @@ package struct PostgresMetadataLookups: MetadataLookupStorage {
             try await store.withConnection("write the lookup cache") { connection in
                 try await store.prepareSchema(connection)
                 for row in rows {
-                    try await connection.query("""
+                    try await connection.run("""
                         INSERT INTO tvguide_metadata_cache (provider, fingerprint, query_md5, query, fetched_at, answer)
                         VALUES (\(provider), \(fingerprint), md5(\(row.query)), \(row.query), \(row.fetchedAt), \(row.json))
                         ON CONFLICT (provider, fingerprint, query_md5) DO UPDATE
                         SET query = EXCLUDED.query, fetched_at = EXCLUDED.fetched_at, answer = EXCLUDED.answer
                         """, logger: store.logger)
                 }
-                try await connection.query(
+                try await connection.run(
                     "DELETE FROM tvguide_metadata_cache WHERE provider = \(provider) AND fetched_at <= \(expiredUpTo)",
                     logger: store.logger)
             }

@@ -11,7 +11,7 @@ extension PostgresSnapshotStore {
         do {
             try await attempt("wait for the builder lock") {
                 try await prepareSchema(connection)
-                try await connection.query("SELECT pg_advisory_lock(\(Self.builderLock))", logger: logger)
+                try await connection.run("SELECT pg_advisory_lock(\(Self.builderLock))", logger: logger)
             }
         } catch {
             try? await connection.close()
@@ -30,11 +30,11 @@ extension PostgresSnapshotStore {
             due = try await attempt("take the builder lock") {
                 try await prepareSchema(connection)
                 var locked = false
-                for try await row in try await connection.query("SELECT pg_try_advisory_lock(\(Self.builderLock))", logger: logger).decode(Bool.self) {
+                for try await row in try await connection.run("SELECT pg_try_advisory_lock(\(Self.builderLock))", logger: logger).decode(Bool.self) {
                     locked = row
                 }
                 guard locked else { return false }
-                let ages = try await connection.query("""
+                let ages = try await connection.run("""
                     SELECT extract(epoch FROM now() - s.committed_at)::float8
                     FROM tvguide_latest l JOIN tvguide_snapshot s ON s.id = l.snapshot_id
                     """, logger: logger).decode(Double.self)

@@ -75,24 +75,24 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
         let packed = Data(try PackedSnapshot.encode(snapshot, for: .init(storedWithJSONOf: data.count)))
         let commit = { @Sendable (connection: PostgresConnection) async throws -> Int64 in
             try await self.prepareSchema(connection)
-            return try await connection.withTransaction(logger: self.logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLock))", logger: self.logger)
+            return try await connection.inTransaction(logger: self.logger) { connection in
+                try await connection.run("SELECT pg_advisory_xact_lock(\(Self.commitLock))", logger: self.logger)
                 var id: Int64?
-                let inserted = try await connection.query(
+                let inserted = try await connection.run(
                     "INSERT INTO tvguide_snapshot (generated_at, body, packed) VALUES (\(snapshot.generatedAt), \(data), \(packed)) RETURNING id",
                     logger: self.logger)
                 for try await row in inserted.decode(Int64.self) { id = row }
                 guard let id else { throw PostgresStoreError.failed(store: self.location, operation: "commit a snapshot", detail: "INSERT returned no id") }
-                try await connection.query("""
+                try await connection.run("""
                     INSERT INTO tvguide_latest (singleton, snapshot_id) VALUES (true, \(id))
                     ON CONFLICT (singleton) DO UPDATE SET snapshot_id = EXCLUDED.snapshot_id
                     """, logger: self.logger)
                 // Ids grow in commit order (the commit lock), so the newest `keep` are the last ones.
-                try await connection.query(
+                try await connection.run(
                     "DELETE FROM tvguide_snapshot WHERE id NOT IN (SELECT id FROM tvguide_snapshot ORDER BY id DESC LIMIT \(self.keep))",
                     logger: self.logger)
                 // Delivered at COMMIT only: a rolled-back build wakes nobody.
-                try await connection.query("SELECT pg_notify(\(Self.notifyChannel), \(String(id)))", logger: self.logger)
+                try await connection.run("SELECT pg_notify(\(Self.notifyChannel), \(String(id)))", logger: self.logger)
                 // This process serves what it built (GuideRefresher swaps it in): its follower
                 // need not load it again. Should COMMIT fail, the follower finds `latest` is
                 // not this id and loads whatever it is.
@@ -162,7 +162,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
         var present = false
         let lookup = "SELECT " + Self.tables.map { "to_regclass('\($0)') IS NOT NULL" }.joined(separator: " AND ")
             + " AND EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tvguide_snapshot' AND column_name = 'packed')"
-        for try await row in try await connection.query(PostgresQuery(unsafeSQL: lookup), logger: logger).decode(Bool.self) {
+        for try await row in try await connection.run(PostgresQuery(unsafeSQL: lookup), logger: logger).decode(Bool.self) {
             present = row
         }
         if !present { try await createSchema(connection) }
@@ -170,9 +170,9 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     }
 
     private func createSchema(_ connection: PostgresConnection) async throws {
-        try await connection.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.commitLock))", logger: self.logger)
-            try await connection.query("""
+        try await connection.inTransaction(logger: logger) { connection in
+            try await connection.run("SELECT pg_advisory_xact_lock(\(Self.commitLock))", logger: self.logger)
+            try await connection.run("""
                 CREATE TABLE IF NOT EXISTS tvguide_snapshot (
                     id bigserial PRIMARY KEY,
                     generated_at timestamptz NOT NULL,
@@ -180,14 +180,14 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
                     body bytea NOT NULL)
                 """, logger: self.logger)
             // Added after the table first shipped: a database made before has its rows without it.
-            try await connection.query("ALTER TABLE tvguide_snapshot ADD COLUMN IF NOT EXISTS packed bytea", logger: self.logger)
-            try await connection.query("""
+            try await connection.run("ALTER TABLE tvguide_snapshot ADD COLUMN IF NOT EXISTS packed bytea", logger: self.logger)
+            try await connection.run("""
                 CREATE TABLE IF NOT EXISTS tvguide_latest (
                     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
                     snapshot_id bigint NOT NULL REFERENCES tvguide_snapshot (id))
                 """, logger: self.logger)
             // Keyed by md5 of the URL rather than the URL: a btree entry holds at most about 2.7 kB.
-            try await connection.query("""
+            try await connection.run("""
                 CREATE TABLE IF NOT EXISTS tvguide_http_cache (
                     url_md5 text PRIMARY KEY,
                     url text NOT NULL,
@@ -197,7 +197,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
                     content_type text,
                     body bytea NOT NULL)
                 """, logger: self.logger)
-            try await connection.query("""
+            try await connection.run("""
                 CREATE TABLE IF NOT EXISTS tvguide_metadata_cache (
                     provider text NOT NULL,
                     fingerprint text NOT NULL,
@@ -217,7 +217,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     func latestID(_ connection: PostgresConnection) async throws -> Int64? {
         try await prepareSchema(connection)
         var id: Int64?
-        for try await row in try await connection.query("SELECT snapshot_id FROM tvguide_latest", logger: logger).decode(Int64.self) {
+        for try await row in try await connection.run("SELECT snapshot_id FROM tvguide_latest", logger: logger).decode(Int64.self) {
             id = row
         }
         return id
@@ -227,7 +227,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     /// or from its JSON when the row has none (written by an older tvguide) or it does not read.
     func load(_ id: Int64, _ connection: PostgresConnection) async throws -> Snapshot? {
         var companion: (packed: Data?, length: Int64)?
-        let rows = try await connection.query("SELECT packed, octet_length(body)::bigint FROM tvguide_snapshot WHERE id = \(id)", logger: logger)
+        let rows = try await connection.run("SELECT packed, octet_length(body)::bigint FROM tvguide_snapshot WHERE id = \(id)", logger: logger)
         for try await row in rows.decode((Data?, Int64).self) {
             companion = row
         }
@@ -237,7 +237,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
             return snapshot
         }
         var body: Data?
-        for try await row in try await connection.query("SELECT body FROM tvguide_snapshot WHERE id = \(id)", logger: logger).decode(Data.self) {
+        for try await row in try await connection.run("SELECT body FROM tvguide_snapshot WHERE id = \(id)", logger: logger).decode(Data.self) {
             body = row
         }
         guard let body else { return nil }

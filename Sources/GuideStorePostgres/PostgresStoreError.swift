@@ -25,7 +25,6 @@ package enum PostgresStoreError: Error, Sendable, Hashable, CustomStringConverti
     /// What PostgreSQL or the connection said: the server's message (with its SQLSTATE) or the
     /// network's error. `PSQLError.description` hides everything; its debug text carries the query.
     static func detail(_ error: any Error) -> String {
-        if let transaction = error as? PostgresTransactionError, let cause = cause(of: transaction) { return detail(cause) }
         guard let error = error as? PSQLError else { return String(describing: error) }
         if let message = error.serverInfo?[.message] {
             return message + (error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
@@ -36,13 +35,7 @@ package enum PostgresStoreError: Error, Sendable, Hashable, CustomStringConverti
 
     /// True when the connection itself failed, rather than a statement on it.
     static func isConnectionLoss(_ error: any Error) -> Bool {
-        if let transaction = error as? PostgresTransactionError, let cause = cause(of: transaction) { return isConnectionLoss(cause) }
         guard let error = error as? PSQLError else { return true }
         return error.serverInfo == nil
-    }
-
-    /// The error that ended a transaction: its statement's, else BEGIN's or COMMIT's.
-    private static func cause(of transaction: PostgresTransactionError) -> (any Error)? {
-        transaction.closureError ?? transaction.beginError ?? transaction.commitError
     }
 }
