@@ -42,3 +42,21 @@ package func concurrentMap<Element: Sendable, Result: Sendable>(_ elements: [Ele
         elements[(slice * elements.count / slices)..<((slice + 1) * elements.count / slices)].map(transform)
     }.flatMap { $0 }
 }
+
+/// `first` on this thread while `second` runs on another, then both results: two stages that
+/// need nothing from each other, each with serial stretches the other's work fills.
+package func concurrently<First, Second: Sendable>(_ first: () throws -> First, _ second: @escaping @Sendable () -> Second) rethrows -> (First, Second) {
+    let slot = Slots<Second>(count: 1)
+    let done = DispatchGroup()
+    DispatchQueue.global(qos: .userInitiated).async(group: done) { slot.store(0, second()) }
+    let firstResult: First
+    do {
+        firstResult = try first()
+    } catch {
+        // Waited for all the same: `second` may be reading what the caller frees next.
+        done.wait()
+        throw error
+    }
+    done.wait()
+    return (firstResult, slot.values[0])
+}

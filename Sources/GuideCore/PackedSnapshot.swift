@@ -78,9 +78,7 @@ package enum PackedSnapshot {
     /// The companion of `snapshot` as `SnapshotCodec` writes it (so as the JSON reads back:
     /// canonical order, times in whole seconds).
     package static func encode(_ snapshot: Snapshot, for identity: Identity) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        try encode(snapshot, for: identity) { bytes.append(contentsOf: $0) }
-        return bytes
+        try Contents(canonical: SnapshotCodec.canonical(snapshot)).bytes(for: identity)
     }
 
     /// `encode(snapshot, for: identity)`'s bytes, handed to `write` a few megabytes at a time:
@@ -88,103 +86,131 @@ package enum PackedSnapshot {
     /// 3,000 channels × 7 days, on top of the guide).
     package static func encode(_ snapshot: Snapshot, for identity: Identity,
                                to write: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let canonical = SnapshotCodec.canonical(snapshot)
-        var rest = canonical
-        rest.programmes = []
-        let restJSON = try SnapshotCodec.encodedBytes(rest)
+        try Contents(canonical: SnapshotCodec.canonical(snapshot)).write(for: identity, to: write)
+    }
 
-        // Writing each airing's template and finding the distinct ones is most of the work and
-        // needs nothing shared: on every core, a slice at a time. Only each slice's distinct
-        // templates are then numbered for the whole snapshot.
-        let programmes = canonical.programmes
-        let sliceStarts = Array(stride(from: 0, to: programmes.count, by: programmesPerSlice))
-        // A template is the airing's kind and details (`template(of:)` empties every other field),
-        // so airings holding the same interned details box and kind share it: it is written once
-        // per box, not once per airing.
-        let sliceTemplates = concurrentMap(sliceStarts.count) { slice -> (distinct: [String], numbers: [Int]) in
-            var local = TextTable(capacity: 256)
-            var byDetails: [TemplateKey: Int] = [:]
-            let numbers = (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
-                let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
-                if let number = byDetails[key] { return number }
-                let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
-                byDetails[key] = number
-                return number
-            }
-            return (local.strings, numbers)
-        }
-        var texts = TextTable(capacity: programmes.count)
-        var synopses = TextTable(capacity: programmes.count)
-        var templates = TextTable(capacity: 1_024)
-        var slices: [(programmes: Int, bytes: [UInt8])] = []
-        // A channel's and a source's airings come together: each is numbered once per run (their
-        // bytes compared, as the table compares texts, not their canonical equivalence).
-        var channel = (text: "", number: UInt64(0)), source = (text: "", number: UInt64(0))
-        for (slice, start) in sliceStarts.enumerated() {
-            var records = PackedBytes(capacity: programmesPerSlice * 16)
-            let sliceRange = start..<min(start + programmesPerSlice, programmes.count)
-            let templateNumbers = sliceTemplates[slice].distinct.map { templates.number($0) }
-            // Each programme is handed over in place from the array's buffer: iterating the array
-            // copied every one (all its fields retained, then released).
-            func record(_ programme: Programme, template: Int) {
-                let credits = programme.credits.flatMap { $0.allSatisfy(isPlain) ? $0 : nil }
-                records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsis != nil ? 4 : 0)
-                                   | (programme.work != nil ? 8 : 0) | (programme.sameStartIndex != nil ? 16 : 0) | (credits != nil ? 32 : 0))
-                if !programme.channel.utf8.elementsEqual(channel.text.utf8) || channel.text.isEmpty { channel = (programme.channel, texts.number(programme.channel)) }
-                records.varint(channel.number)
-                records.signed(wholeSeconds(programme.start))
-                records.varint(texts.number(programme.title))
-                if !programme.source.utf8.elementsEqual(source.text.utf8) || source.text.isEmpty { source = (programme.source, texts.number(programme.source)) }
-                records.varint(source.number)
-                if let stop = programme.stop { records.signed(wholeSeconds(stop) - wholeSeconds(programme.start)) }
-                if let subtitle = programme.subtitle { records.varint(texts.number(subtitle)) }
-                if let synopsis = programme.synopsis { records.varint(synopses.number(synopsis)) }
-                if let work = programme.work { records.varint(texts.number(work)) }
-                if let place = programme.sameStartIndex { records.signed(Int64(place)) }
-                if let credits {
-                    records.varint(UInt64(credits.count))
-                    for credit in credits {
-                        records.varint((credit.character != nil ? 1 : 0) | (credit.guest != nil ? 2 : 0) | (credit.guest == true ? 4 : 0))
-                        records.varint(UInt64(Credit.Role.allCases.firstIndex(of: credit.role)!))
-                        records.varint(texts.number(credit.name))
-                        if let character = credit.character { records.varint(texts.number(character)) }
-                    }
+    /// All a companion holds but the identity of its JSON, which exists only once the JSON has
+    /// been written: a store makes this on another core meanwhile.
+    package struct Contents: Sendable {
+        private let restJSON: [UInt8]
+        private let texts: TextTable
+        private let synopses: TextTable
+        private let templates: TextTable
+        private let programmes: Int
+        private let slices: [(programmes: Int, bytes: [UInt8])]
+
+        /// `canonical`: as `SnapshotCodec.canonical` gives it (so as the JSON reads back).
+        package init(canonical: Snapshot) throws {
+            var rest = canonical
+            rest.programmes = []
+            restJSON = try SnapshotCodec.encodedBytes(rest)
+
+            // Writing each airing's template and finding the distinct ones is most of the work and
+            // needs nothing shared: on every core, a slice at a time. Only each slice's distinct
+            // templates are then numbered for the whole snapshot.
+            let programmes = canonical.programmes
+            let sliceStarts = Array(stride(from: 0, to: programmes.count, by: programmesPerSlice))
+            // A template is the airing's kind and details (`template(of:)` empties every other field),
+            // so airings holding the same interned details box and kind share it: it is written once
+            // per box, not once per airing.
+            let sliceTemplates = concurrentMap(sliceStarts.count) { slice -> (distinct: [String], numbers: [Int]) in
+                var local = TextTable(capacity: 256)
+                var byDetails: [TemplateKey: Int] = [:]
+                let numbers = (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
+                    let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
+                    if let number = byDetails[key] { return number }
+                    let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
+                    byDetails[key] = number
+                    return number
                 }
-                records.varint(templateNumbers[template])
+                return (local.strings, numbers)
             }
-            programmes.withUnsafeBufferPointer { buffer in
-                for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
+            var texts = TextTable(capacity: programmes.count)
+            var synopses = TextTable(capacity: programmes.count)
+            var templates = TextTable(capacity: 1_024)
+            var slices: [(programmes: Int, bytes: [UInt8])] = []
+            // A channel's and a source's airings come together: each is numbered once per run (their
+            // bytes compared, as the table compares texts, not their canonical equivalence).
+            var channel = (text: "", number: UInt64(0)), source = (text: "", number: UInt64(0))
+            for (slice, start) in sliceStarts.enumerated() {
+                var records = PackedBytes(capacity: programmesPerSlice * 16)
+                let sliceRange = start..<min(start + programmesPerSlice, programmes.count)
+                let templateNumbers = sliceTemplates[slice].distinct.map { templates.number($0) }
+                // Each programme is handed over in place from the array's buffer: iterating the array
+                // copied every one (all its fields retained, then released).
+                func record(_ programme: Programme, template: Int) {
+                    let credits = programme.credits.flatMap { $0.allSatisfy(isPlain) ? $0 : nil }
+                    records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsis != nil ? 4 : 0)
+                                       | (programme.work != nil ? 8 : 0) | (programme.sameStartIndex != nil ? 16 : 0) | (credits != nil ? 32 : 0))
+                    if !programme.channel.utf8.elementsEqual(channel.text.utf8) || channel.text.isEmpty { channel = (programme.channel, texts.number(programme.channel)) }
+                    records.varint(channel.number)
+                    records.signed(wholeSeconds(programme.start))
+                    records.varint(texts.number(programme.title))
+                    if !programme.source.utf8.elementsEqual(source.text.utf8) || source.text.isEmpty { source = (programme.source, texts.number(programme.source)) }
+                    records.varint(source.number)
+                    if let stop = programme.stop { records.signed(wholeSeconds(stop) - wholeSeconds(programme.start)) }
+                    if let subtitle = programme.subtitle { records.varint(texts.number(subtitle)) }
+                    if let synopsis = programme.synopsis { records.varint(synopses.number(synopsis)) }
+                    if let work = programme.work { records.varint(texts.number(work)) }
+                    if let place = programme.sameStartIndex { records.signed(Int64(place)) }
+                    if let credits {
+                        records.varint(UInt64(credits.count))
+                        for credit in credits {
+                            records.varint((credit.character != nil ? 1 : 0) | (credit.guest != nil ? 2 : 0) | (credit.guest == true ? 4 : 0))
+                            records.varint(UInt64(Credit.Role.allCases.firstIndex(of: credit.role)!))
+                            records.varint(texts.number(credit.name))
+                            if let character = credit.character { records.varint(texts.number(character)) }
+                        }
+                    }
+                    records.varint(templateNumbers[template])
+                }
+                programmes.withUnsafeBufferPointer { buffer in
+                    for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
+                }
+                slices.append((sliceRange.count, records.bytes))
             }
-            slices.append((sliceRange.count, records.bytes))
+            // Their numbers are given: what remains is written, and the lookups would only take room.
+            (self.texts, self.synopses, self.templates) = (texts.numbered, synopses.numbered, templates.numbered)
+            (self.programmes, self.slices) = (programmes.count, slices)
         }
 
-        try withoutActuallyEscaping(write) { write in
-            var out = PackedBytes(drain: ByteDrain(write))
-            out.append(magic)
-            out.u32(formatVersion)
-            out.u32(0)
-            for field in [identity.size, identity.seconds, identity.nanoseconds, identity.inode] { out.u64(field) }
-            out.u64(UInt64(restJSON.count))
-            out.append(restJSON)
-            texts.write(to: &out)
-            synopses.write(to: &out)
-            let chunks = stride(from: 0, to: templates.strings.count, by: templatesPerChunk).map {
-                templates.strings[$0..<min($0 + templatesPerChunk, templates.strings.count)]
+        /// The companion of the JSON `identity` names, whole.
+        package func bytes(for identity: Identity) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            try write(for: identity) { bytes.append(contentsOf: $0) }
+            return bytes
+        }
+
+        /// The companion of the JSON `identity` names, handed to `write` a few megabytes at a time.
+        package func write(for identity: Identity, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
+            try withoutActuallyEscaping(write) { write in
+                var out = PackedBytes(drain: ByteDrain(write))
+                out.append(magic)
+                out.u32(formatVersion)
+                out.u32(0)
+                for field in [identity.size, identity.seconds, identity.nanoseconds, identity.inode] { out.u64(field) }
+                out.u64(UInt64(restJSON.count))
+                out.append(restJSON)
+                texts.write(to: &out)
+                synopses.write(to: &out)
+                let chunks = stride(from: 0, to: templates.strings.count, by: templatesPerChunk).map {
+                    templates.strings[$0..<min($0 + templatesPerChunk, templates.strings.count)]
+                }
+                out.u64(UInt64(chunks.count))
+                for chunk in chunks {
+                    let array = Array("[\(chunk.joined(separator: ","))]".utf8)
+                    out.u64(UInt64(array.count))
+                    out.append(array)
+                }
+                out.u64(UInt64(programmes))
+                out.u64(UInt64(slices.count))
+                for slice in slices {
+                    out.u64(UInt64(slice.programmes))
+                    out.u64(UInt64(slice.bytes.count))
+                    out.append(slice.bytes)
+                }
+                try out.finish()
             }
-            out.u64(UInt64(chunks.count))
-            for chunk in chunks {
-                let array = Array("[\(chunk.joined(separator: ","))]".utf8)
-                out.u64(UInt64(array.count))
-                out.append(array)
-            }
-            out.u64(UInt64(programmes.count))
-            out.u64(UInt64(slices.count))
-            for slice in slices {
-                out.u64(UInt64(slice.programmes))
-                out.u64(UInt64(slice.bytes.count))
-                out.append(slice.bytes)
-            }
-            try out.finish()
         }
     }
 
@@ -341,7 +367,7 @@ package enum PackedSnapshot {
 }
 
 /// Distinct texts in the order first met, each with its number.
-private struct TextTable {
+private struct TextTable: Sendable {
     private var numbers: [UTF8Key: Int] = [:]
     private(set) var strings: [String] = []
 
@@ -356,6 +382,13 @@ private struct TextTable {
         numbers[key] = strings.count
         strings.append(key.string)
         return UInt64(strings.count - 1)
+    }
+
+    /// The same texts, without the lookup that numbered them.
+    var numbered: TextTable {
+        var table = self
+        table.numbers = [:]
+        return table
     }
 
     /// The count, where each text starts and where the last ends, the bytes' length, the bytes.

@@ -46,9 +46,11 @@ package struct SnapshotStore: Sendable {
         }
         try createDirectory()
         AtomicFile.removeAbandonedTemporaryFiles(in: directory)
-        try AtomicFile.write(to: dated, writeJSON)
-        try AtomicFile.link(dated, to: latestURL, orWrite: writeJSON)
-        writeCompanion(of: canonical)
+        let (_, companion) = try concurrently({
+            try AtomicFile.write(to: dated, writeJSON)
+            try AtomicFile.link(dated, to: latestURL, orWrite: writeJSON)
+        }, { try? PackedSnapshot.Contents(canonical: canonical) })
+        writeCompanion(companion)
         try prune()
         return dated
     }
@@ -64,12 +66,12 @@ package struct SnapshotStore: Sendable {
         return try Self.load(latestURL)
     }
 
-    /// The companion only spares the next reader the JSON's parse: when it cannot be written
-    /// (a full disk), the build still stands, and the stale companion is removed; were the
+    /// The companion only spares the next reader the JSON's parse: when it cannot be made or
+    /// written (a full disk), the build still stands, and the stale companion is removed; were the
     /// removal to fail too, its identity no longer matches `latest.json` and it is not read.
-    private func writeCompanion(of snapshot: Snapshot) {
-        guard let identity = PackedSnapshot.Identity(of: latestURL),
-              (try? AtomicFile.write(to: packedURL, { write in try PackedSnapshot.encode(snapshot, for: identity, to: write) })) != nil
+    private func writeCompanion(_ companion: PackedSnapshot.Contents?) {
+        guard let companion, let identity = PackedSnapshot.Identity(of: latestURL),
+              (try? AtomicFile.write(to: packedURL, { write in try companion.write(for: identity, to: write) })) != nil
         else {
             unlink(packedURL.path)
             return

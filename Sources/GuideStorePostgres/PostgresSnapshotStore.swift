@@ -71,8 +71,11 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     }
 
     package func commit(_ snapshot: Snapshot) async throws -> String {
-        let data = try SnapshotCodec.encode(snapshot)
-        let packed = Data(try PackedSnapshot.encode(snapshot, for: .init(storedWithJSONOf: data.count)))
+        let canonical = SnapshotCodec.canonical(snapshot)
+        // The companion's contents need only the JSON's length: made on another core meanwhile.
+        let (data, contents) = try concurrently({ try SnapshotCodec.encode(canonical) },
+                                                { Result { try PackedSnapshot.Contents(canonical: canonical) } })
+        let packed = Data(try contents.get().bytes(for: .init(storedWithJSONOf: data.count)))
         let commit = { @Sendable (connection: PostgresConnection) async throws -> Int64 in
             try await self.prepareSchema(connection)
             return try await connection.inTransaction(logger: self.logger) { connection in
