@@ -38,6 +38,32 @@ struct XMLTVPartsTests {
         }
     }
 
+    /// What the provider keeps (each part's programmes grouped by channel on the core that read
+    /// it, then joined) is the one-pass document's programmes grouped and put in start order:
+    /// a channel split between parts, undeclared channels and airings out of order included.
+    @Test("every fixture's programmes by channel are the same whether its parts group them or one pass does")
+    func groupedByChannelAsOnePass() throws {
+        let parser = XMLTVParser(source: testSource)
+        var split = 0
+        for url in Self.inputs {
+            let data = try Data(contentsOf: url)
+            guard var whole = try? parser.parse(data, name: url.lastPathComponent, parts: 1) else { continue }
+            let expected = Dictionary(grouping: whole.programmes, by: \.channel).mapValues { $0.stableSorted { $0.start < $1.start } }
+            let count = whole.programmes.count
+            whole.programmes = []
+            for parts in [1, 2, 3, 5, 9] {
+                let pieces = try parser.parsedParts(data, name: url.lastPathComponent, parts: parts, minimumPartBytes: 1, byChannel: true)
+                split += pieces.count > 1 && expected.keys.contains { channel in pieces.filter { $0.byChannel[channel] != nil }.count > 1 } ? 1 : 0
+                let loaded = LoadedDocument(parts: pieces, name: url.lastPathComponent)
+                #expect(loaded.document == whole, "\(url.lastPathComponent) in \(parts) parts")
+                #expect(loaded.byChannel == expected, "\(url.lastPathComponent) in \(parts) parts")
+                #expect(loaded.programmeCount == count, "\(url.lastPathComponent) in \(parts) parts")
+            }
+        }
+        // Some channel was read by more than one part somewhere: its lists were joined.
+        #expect(split > 10)
+    }
+
     /// Skipped in every part (7), or in the first and the last only (36): the lines of a part
     /// after parts without any still count the newlines of those.
     @Test("a guide is cut before programmes and its parts are read at once, with lines of the whole file",

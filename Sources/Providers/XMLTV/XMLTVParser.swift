@@ -21,13 +21,20 @@ package struct XMLTVParser: Sendable {
     }
 
     func parse(contentsOf url: URL, parts: Int) throws -> XMLTVDocument {
+        XMLTVDocument(merging: try parsedParts(contentsOf: url, parts: parts, byChannel: false))
+    }
+
+    /// The file's parts as their readers left them; `byChannel`: each part's programmes grouped
+    /// by channel, on the core that read it (see `ParsedPart.groupByChannel`).
+    func parsedParts(contentsOf url: URL, parts: Int = ProcessInfo.processInfo.activeProcessorCount,
+                     byChannel: Bool) throws -> [ParsedPart] {
         let data: Data
         do {
             data = try LocalFile.read(url, limit: Self.maximumFileBytes, mapped: true)
         } catch {
             throw ProviderError.notConfigured("cannot read XMLTV file \(error)")
         }
-        return try parse(data, name: url.lastPathComponent, parts: parts, mappedFile: true)
+        return try parsedParts(data, name: url.lastPathComponent, parts: parts, mappedFile: true, byChannel: byChannel)
     }
 
     /// Parses XMLTV bytes (plain or gzip). `name` identifies the input in error messages.
@@ -35,10 +42,14 @@ package struct XMLTVParser: Sendable {
         try parse(data, name: name, parts: ProcessInfo.processInfo.activeProcessorCount)
     }
 
+    func parse(_ data: Data, name: String, parts: Int, minimumPartBytes: Int = XMLTVParts.minimumPartBytes) throws -> XMLTVDocument {
+        XMLTVDocument(merging: try parsedParts(data, name: name, parts: parts, minimumPartBytes: minimumPartBytes, byChannel: false))
+    }
+
     /// `parts`: how many readers may parse slices of a large document at once (see `XMLTVParts`).
     /// `mappedFile`: `data` maps a file, whose pages the readers may hand back as they go.
-    func parse(_ data: Data, name: String, parts: Int, minimumPartBytes: Int = XMLTVParts.minimumPartBytes,
-               mappedFile: Bool = false) throws -> XMLTVDocument {
+    func parsedParts(_ data: Data, name: String, parts: Int = ProcessInfo.processInfo.activeProcessorCount,
+                     minimumPartBytes: Int = XMLTVParts.minimumPartBytes, mappedFile: Bool = false, byChannel: Bool) throws -> [ParsedPart] {
         let compressed = Gzip.isCompressed(data)
         let xml = compressed ? try Gzip.decompress(data, name: name) : data
         guard !xml.isEmpty else { throw ProviderError.malformed("\(name): line 1: the document is empty") }
@@ -54,17 +65,23 @@ package struct XMLTVParser: Sendable {
                 throw ProviderError.malformed("\(name): \(error)")
             }
             if let split = XMLTVParts(bytes, count: parts, minimumBytes: minimumPartBytes, mappedFile: mappedFile && !compressed),
-               let document = parse(parts: split, name: name, expandEntities: expandEntities) {
-                return document
+               let parsed = parsedParts(split, name: name, expandEntities: expandEntities, byChannel: byChannel) {
+                return parsed
             }
             let run = try ReaderRun(bytes: bytes, name: name, source: source, expandEntities: expandEntities)
             defer { run.close() }
-            return XMLTVDocument(merging: [try run.parse()])
+            var part = try run.parse()
+            if byChannel { part.groupByChannel() }
+            return [part]
         }
     }
 
-    /// The parts parsed at once, or nil when one of them is not well-formed on its own.
     func parse(parts split: XMLTVParts, name: String, expandEntities: Bool) -> XMLTVDocument? {
+        parsedParts(split, name: name, expandEntities: expandEntities, byChannel: false).map(XMLTVDocument.init(merging:))
+    }
+
+    /// The parts parsed at once, or nil when one of them is not well-formed on its own.
+    func parsedParts(_ split: XMLTVParts, name: String, expandEntities: Bool, byChannel: Bool) -> [ParsedPart]? {
         let count = split.pieces.count
         let found = concurrentMap(count) { part -> ParsedPart? in
             guard let run = try? ReaderRun(pieces: split.pieces[part], handingBackPages: split.mappedFile, name: name, source: source,
@@ -72,7 +89,9 @@ package struct XMLTVParser: Sendable {
                 return nil
             }
             defer { run.close() }
-            return try? run.parse()
+            guard var parsed = try? run.parse() else { return nil }
+            if byChannel { parsed.groupByChannel() }
+            return parsed
         }
         var parsed: [ParsedPart] = []
         // The slices' newlines are counted only when a part has a skipped programme to give a
@@ -92,7 +111,7 @@ package struct XMLTVParser: Sendable {
             }
             parsed.append(part)
         }
-        return XMLTVDocument(merging: parsed)
+        return parsed
     }
 }
 
@@ -103,6 +122,39 @@ struct ParsedPart: Sendable {
     var programmes: [Programme] = []
     var programmeChannelIDs: Set<String> = []
     var skipped: [XMLTVSkippedProgramme] = []
+    /// After `groupByChannel`, the programmes (then gone from `programmes`) by channel id, each
+    /// channel's in document order; and the channel ids in the order first met.
+    var byChannel: [String: [Programme]] = [:]
+    var channelsMet: [String] = []
+
+    /// Moves the programmes into `byChannel`. Popped from the end, each programme moves into its
+    /// channel's list instead of being copied (a copy retains every field), and moves again to
+    /// put the list back in order (`reverse()` copies through `swapAt`).
+    mutating func groupByChannel() {
+        var counts: [String: Int] = [:]
+        for index in programmes.indices {
+            let channel = programmes[index].channel
+            if counts[channel] == nil { channelsMet.append(channel) }
+            counts[channel, default: 0] += 1
+        }
+        var reversed = counts.mapValues { count -> [Programme] in
+            var list: [Programme] = []
+            list.reserveCapacity(count)
+            return list
+        }
+        while let programme = programmes.popLast() {
+            let channel = programme.channel
+            reversed[channel]!.append(consume programme)
+        }
+        byChannel.reserveCapacity(reversed.count)
+        for (channel, count) in counts {
+            var backwards = reversed.removeValue(forKey: channel)!
+            var forwards: [Programme] = []
+            forwards.reserveCapacity(count)
+            while let programme = backwards.popLast() { forwards.append(consume programme) }
+            byChannel[channel] = forwards
+        }
+    }
 }
 
 extension XMLTVDocument {
@@ -123,8 +175,10 @@ extension XMLTVDocument {
             for part in parts { programmes.append(contentsOf: part.programmes) }
         }
         if !programmeChannelIDs.isSubset(of: channelIDs) {
-            for programme in programmes where channelIDs.insert(programme.channel).inserted {
-                channels.append(Channel(id: programme.channel, name: programme.channel))
+            for part in parts {
+                for id in part.programmes.isEmpty ? part.channelsMet : part.programmes.map(\.channel) where channelIDs.insert(id).inserted {
+                    channels.append(Channel(id: id, name: id))
+                }
             }
         }
         self.init(channels: channels, programmes: programmes, info: parts.first?.info ?? XMLTVInfo(),

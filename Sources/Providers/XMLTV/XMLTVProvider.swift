@@ -77,14 +77,14 @@ package struct XMLTVProvider: GuideProvider {
         switch url.scheme?.lowercased() {
         case "file", nil:
             let file = url.scheme == nil ? URL(fileURLWithPath: url.path) : url
-            return LoadedDocument(document: try parser.parse(contentsOf: file), name: file.lastPathComponent)
+            return LoadedDocument(parts: try parser.parsedParts(contentsOf: file, byChannel: true), name: file.lastPathComponent)
         case "http", "https":
             guard let transport else {
                 throw ProviderError.notConfigured("\(providerID): no HTTP transport to fetch \(URLRedaction.redacted(url))")
             }
             let response = try await transport.get(url)
             do {
-                return LoadedDocument(document: try parser.parse(response.body, name: url.lastPathComponent),
+                return LoadedDocument(parts: try parser.parsedParts(response.body, name: url.lastPathComponent, byChannel: true),
                                       name: URLRedaction.redacted(url))
             } catch let error as ProviderError {
                 throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "XMLTV",
@@ -105,36 +105,28 @@ struct LoadedDocument: Sendable {
     /// Programmes by the source's channel id, in start order.
     var byChannel: [String: [Programme]]
 
-    init(document: consuming XMLTVDocument, name: String) {
-        var programmes: [Programme] = []
-        swap(&programmes, &document.programmes)
-        self.document = document
-        programmeCount = programmes.count
+    /// From parts grouped by channel (`XMLTVParser.parsedParts(…, byChannel: true)`): a
+    /// channel's list is taken whole from the part that holds it, and only a channel split
+    /// between parts has its airings copied.
+    init(parts: [ParsedPart], name: String) {
+        document = XMLTVDocument(merging: parts)
         self.name = name
-        // Popped from the end, each programme moves into its channel's list instead of being
-        // copied (a copy retains every field), and moves again to put the list back in order
-        // (`reverse()` copies through `swapAt`).
-        var counts: [String: Int] = [:]
-        for index in programmes.indices { counts[programmes[index].channel, default: 0] += 1 }
-        var reversed = counts.mapValues { count -> [Programme] in
-            var list: [Programme] = []
-            list.reserveCapacity(count)
-            return list
-        }
-        while let programme = programmes.popLast() {
-            let channel = programme.channel
-            reversed[channel]!.append(consume programme)
-        }
         var byChannel: [String: [Programme]] = [:]
-        byChannel.reserveCapacity(reversed.count)
-        for (channel, count) in counts {
-            var backwards = reversed.removeValue(forKey: channel)!
-            var forwards: [Programme] = []
-            forwards.reserveCapacity(count)
-            while let programme = backwards.popLast() { forwards.append(consume programme) }
-            if !forwards.isSorted(by: { $0.start < $1.start }) { forwards = forwards.stableSorted { $0.start < $1.start } }
-            byChannel[channel] = forwards
+        var count = 0
+        for part in parts {
+            for (channel, programmes) in part.byChannel {
+                count += programmes.count
+                if byChannel[channel] == nil {
+                    byChannel[channel] = programmes
+                } else {
+                    byChannel[channel]!.append(contentsOf: programmes)
+                }
+            }
         }
+        for channel in Array(byChannel.keys) where !byChannel[channel]!.isSorted(by: { $0.start < $1.start }) {
+            byChannel[channel] = byChannel[channel]!.stableSorted { $0.start < $1.start }
+        }
+        programmeCount = count
         self.byChannel = byChannel
     }
 }
