@@ -61,117 +61,117 @@ public struct Programme: Codable, Sendable, Hashable {
     /// The language of `title`, `subtitle` and `synopsis`.
     public var textLanguage: String? {
         get { detailsBox?.details.textLanguage }
-        set { changeDetails { $0.textLanguage = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.textLanguage = newValue } }
     }
     public var categories: [LocalizedText]? {
         get { detailsBox?.details.categories }
-        set { changeDetails { $0.categories = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.categories = newValue } }
     }
     public var images: [ImageRef]? {
         get { detailsBox?.details.images }
-        set { changeDetails { $0.images = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.images = newValue } }
     }
     /// Ids in other systems, keyed by system: `miguiatv`, `tmdb`, `imdb`, `thetvdb`…
     public var providerIDs: [String: String]? {
         get { detailsBox?.details.providerIDs }
-        set { changeDetails { $0.providerIDs = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.providerIDs = newValue } }
     }
     /// Its place, from 1, among this channel's airings that share its start (an XMLTV clump, or
     /// two programmes a source gives the same slot), in tv_sort's order; nil for the first.
     public var sameStartIndex: Int? {
         get { detailsBox?.details.sameStartIndex }
-        set { changeDetails { $0.sameStartIndex = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.sameStartIndex = newValue } }
     }
 
     /// What an XMLTV source said that only an XMLTV export uses; nil when it said none of it.
     public var xmltv: XMLTVExtras? {
         get { detailsBox?.details.xmltv }
-        set { changeDetails { $0.xmltv = newValue.flatMap { $0.isEmpty ? nil : $0 } } }
+        set { changeDetails(clearing: newValue?.isEmpty ?? true) { $0.xmltv = newValue.flatMap { $0.isEmpty ? nil : $0 } } }
     }
 
     /// Further titles, sub-titles and descriptions (other languages), in source order.
     public var otherTexts: [ProgrammeText]? {
         get { detailsBox?.details.otherTexts }
-        set { changeDetails { $0.otherTexts = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.otherTexts = newValue } }
     }
     public var keywords: [LocalizedText]? {
         get { detailsBox?.details.keywords }
-        set { changeDetails { $0.keywords = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.keywords = newValue } }
     }
     /// The source's date of production as given (`2006`, `20061011`).
     public var date: String? {
         get { detailsBox?.details.date }
-        set { changeDetails { $0.date = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.date = newValue } }
     }
     public var year: Int? {
         get { detailsBox?.details.year }
-        set { changeDetails { $0.year = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.year = newValue } }
     }
     public var episode: Episode? {
         get { detailsBox?.details.episode }
-        set { changeDetails { $0.episode = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.episode = newValue } }
     }
     public var credits: [Credit]? {
         get { detailsBox?.details.credits }
-        set { changeDetails { $0.credits = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.credits = newValue } }
     }
     /// Spoken language.
     public var language: String? {
         get { detailsBox?.details.language }
-        set { changeDetails { $0.language = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.language = newValue } }
     }
     public var originalLanguage: String? {
         get { detailsBox?.details.originalLanguage }
-        set { changeDetails { $0.originalLanguage = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.originalLanguage = newValue } }
     }
     public var countries: [String]? {
         get { detailsBox?.details.countries }
-        set { changeDetails { $0.countries = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.countries = newValue } }
     }
     /// Running time in seconds, when the source gives one apart from start and stop.
     public var length: Int? {
         get { detailsBox?.details.length }
-        set { changeDetails { $0.length = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.length = newValue } }
     }
     public var urls: [String]? {
         get { detailsBox?.details.urls }
-        set { changeDetails { $0.urls = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.urls = newValue } }
     }
     public var video: VideoInfo? {
         get { detailsBox?.details.video }
-        set { changeDetails { $0.video = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.video = newValue } }
     }
     public var audio: AudioInfo? {
         get { detailsBox?.details.audio }
-        set { changeDetails { $0.audio = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.audio = newValue } }
     }
     public var previouslyShown: PreviouslyShown? {
         get { detailsBox?.details.previouslyShown }
-        set { changeDetails { $0.previouslyShown = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.previouslyShown = newValue } }
     }
     public var premiere: Bool? {
         get { detailsBox?.details.premiere }
-        set { changeDetails { $0.premiere = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.premiere = newValue } }
     }
     public var lastChance: Bool? {
         get { detailsBox?.details.lastChance }
-        set { changeDetails { $0.lastChance = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.lastChance = newValue } }
     }
     public var isNew: Bool? {
         get { detailsBox?.details.isNew }
-        set { changeDetails { $0.isNew = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.isNew = newValue } }
     }
     public var subtitles: [SubtitleInfo]? {
         get { detailsBox?.details.subtitles }
-        set { changeDetails { $0.subtitles = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.subtitles = newValue } }
     }
     public var ratings: [Rating]? {
         get { detailsBox?.details.ratings }
-        set { changeDetails { $0.ratings = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.ratings = newValue } }
     }
     public var starRatings: [Rating]? {
         get { detailsBox?.details.starRatings }
-        set { changeDetails { $0.starRatings = newValue } }
+        set { changeDetails(clearing: newValue == nil) { $0.starRatings = newValue } }
     }
 
     public init(channel: String, start: Date, stop: Date? = nil, title: String, source: String) {
@@ -193,16 +193,20 @@ public struct Programme: Codable, Sendable, Hashable {
     /// Writes into the details in place when no other programme shares them (a copy shares
     /// them until one is written), and drops them once they are all empty, so that equal
     /// programmes are equal whatever was set and cleared on the way.
-    private mutating func changeDetails(_ change: (inout ProgrammeDetails) -> Void) {
+    /// `clearing`: the change sets a field to nil, which may leave no details at all. Only then
+    /// are they compared with none: the comparison copied them whole (every field retained and
+    /// released), for each field a parser set, a sixth of reading an XMLTV file.
+    private mutating func changeDetails(clearing: Bool, _ change: (inout ProgrammeDetails) -> Void) {
         guard detailsBox != nil else {
+            guard !clearing else { return }
             var details = ProgrammeDetails()
             change(&details)
-            if details != ProgrammeDetails() { detailsBox = DetailsBox(details) }
+            detailsBox = DetailsBox(details)
             return
         }
         if !isKnownUniquelyReferenced(&detailsBox) { detailsBox = DetailsBox(detailsBox!.details) }
         change(&detailsBox!.details)
-        if detailsBox!.details == ProgrammeDetails() { detailsBox = nil }
+        if clearing, detailsBox!.lent({ $0 == ProgrammeDetails() }) { detailsBox = nil }
     }
 
     /// Swaps the details for equal ones already in `shared`, or adds them there: reruns and
@@ -378,9 +382,15 @@ final class DetailsBox: @unchecked Sendable, Hashable {
         self.details = details
     }
 
-    static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool { lhs === rhs || lhs.details == rhs.details }
+    static func == (lhs: DetailsBox, rhs: DetailsBox) -> Bool { lhs === rhs || lhs.lent { left in rhs.lent { left == $0 } } }
 
-    func hash(into hasher: inout Hasher) { details.hash(into: &hasher) }
+    func hash(into hasher: inout Hasher) { lent { $0.hash(into: &hasher) } }
+
+    /// The details lent in place: read out of the box for a comparison, they were copied whole
+    /// (every field retained, then released), for each airing an XMLTV file interned.
+    func lent<Result>(_ body: (borrowing ProgrammeDetails) -> Result) -> Result {
+        withUnsafeMutablePointer(to: &details) { body($0.pointee) }
+    }
 }
 
 public struct ProgrammeText: Codable, Sendable, Hashable {
