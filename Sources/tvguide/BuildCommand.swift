@@ -63,11 +63,16 @@ struct BuildCommand: AsyncParsableCommand {
         let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: directory,
                                    refreshAudiences: refreshAudiences, store: store)
         // The report of a run that served nothing is printed even with --quiet: it says why.
-        try await buildGuide(configuration, request, progress: { display.handle($0) }) { summary, served in
+        let summary = try await buildGuide(configuration, request, progress: { display.handle($0) }) { summary, served in
             if served && quiet { return }
             print(summary.text())
         }
+        Self.guideLeftToExit = summary
     }
+
+    /// The guide just written, left for the process's exit to take back at once: freed an airing
+    /// at a time, it was the last twentieth of a build.
+    nonisolated(unsafe) private static var guideLeftToExit: RunSummary?
 }
 
 /// Runs the build pipeline for a command, handing the run report to `report` (with whether
