@@ -146,6 +146,8 @@ struct ParsedPart: Sendable {
             let channel = programme.channel
             reversed[channel]!.append(consume programme)
         }
+        // Emptied, it still holds its room: let go before the lists are turned round.
+        programmes = []
         byChannel.reserveCapacity(reversed.count)
         for (channel, count) in counts {
             var backwards = reversed.removeValue(forKey: channel)!
