@@ -11,8 +11,8 @@ package struct ConnectionClosedUnanswered: Error, CustomStringConvertible {
 }
 
 extension PostgresConnection {
-    /// `query`'s answer, or `ConnectionClosedUnanswered` once the connection has been closed for
-    /// `grace` without one. Every statement of this module goes through here.
+    /// `query`'s answer, or `ConnectionClosedUnanswered` once two checks `grace` apart have found
+    /// the connection closed without one. Every statement of this module goes through here.
     ///
     /// Written by hand because postgres-nio (1.33) never answers a query written to a connection
     /// that has closed: the query waits forever, deaf to cancellation (its fix, vapor/postgres-nio
