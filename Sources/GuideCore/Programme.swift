@@ -195,7 +195,7 @@ public struct Programme: Codable, Sendable, Hashable {
     /// programmes are equal whatever was set and cleared on the way.
     /// `clearing`: the change sets a field to nil, which may leave no details at all. Only then
     /// are they compared with none: the comparison copied them whole (every field retained and
-    /// released), for each field a parser set, a sixth of reading an XMLTV file.
+    /// released), for each field a parser set.
     private mutating func changeDetails(clearing: Bool, _ change: (inout ProgrammeDetails) -> Void) {
         guard detailsBox != nil else {
             guard !clearing else { return }

@@ -120,23 +120,20 @@ struct ParsedPart: Sendable {
     var info = XMLTVInfo()
     var channels: [Channel] = []
     var programmes: [Programme] = []
+    /// The channel ids the programmes name, in the order first met, and as a set.
+    var channelsMet: [String] = []
     var programmeChannelIDs: Set<String> = []
     var skipped: [XMLTVSkippedProgramme] = []
     /// After `groupByChannel`, the programmes (then gone from `programmes`) by channel id, each
-    /// channel's in document order; and the channel ids in the order first met.
+    /// channel's in document order.
     var byChannel: [String: [Programme]] = [:]
-    var channelsMet: [String] = []
 
     /// Moves the programmes into `byChannel`. Popped from the end, each programme moves into its
     /// channel's list instead of being copied (a copy retains every field), and moves again to
     /// put the list back in order (`reverse()` copies through `swapAt`).
     mutating func groupByChannel() {
         var counts: [String: Int] = [:]
-        for index in programmes.indices {
-            let channel = programmes[index].channel
-            if counts[channel] == nil { channelsMet.append(channel) }
-            counts[channel, default: 0] += 1
-        }
+        for index in programmes.indices { counts[programmes[index].channel, default: 0] += 1 }
         var reversed = counts.mapValues { count -> [Programme] in
             var list: [Programme] = []
             list.reserveCapacity(count)
@@ -166,22 +163,16 @@ extension XMLTVDocument {
     init(merging parts: [ParsedPart]) {
         var channels: [Channel] = []
         var channelIDs: Set<String> = []
-        var programmeChannelIDs: Set<String> = []
         for part in parts {
             for channel in part.channels where channelIDs.insert(channel.id).inserted { channels.append(channel) }
-            programmeChannelIDs.formUnion(part.programmeChannelIDs)
         }
         var programmes = parts.count == 1 ? parts[0].programmes : []
         if parts.count > 1 {
             programmes.reserveCapacity(parts.reduce(0) { $0 + $1.programmes.count })
             for part in parts { programmes.append(contentsOf: part.programmes) }
         }
-        if !programmeChannelIDs.isSubset(of: channelIDs) {
-            for part in parts {
-                for id in part.programmes.isEmpty ? part.channelsMet : part.programmes.map(\.channel) where channelIDs.insert(id).inserted {
-                    channels.append(Channel(id: id, name: id))
-                }
-            }
+        for part in parts {
+            for id in part.channelsMet where channelIDs.insert(id).inserted { channels.append(Channel(id: id, name: id)) }
         }
         self.init(channels: channels, programmes: programmes, info: parts.first?.info ?? XMLTVInfo(),
                   skipped: parts.flatMap(\.skipped).sorted { $0.line < $1.line })
@@ -427,7 +418,7 @@ private final class ReaderRun {
         if let credits = programme.credits, !credits.isSorted(by: Credit.xmltvOrder) {
             programme.credits = credits.stableSorted(by: Credit.xmltvOrder)
         }
-        found.programmeChannelIDs.insert(channel)
+        if found.programmeChannelIDs.insert(channel).inserted { found.channelsMet.append(channel) }
         interner.intern(&programme)
         found.programmes.append(programme)
     }
@@ -964,7 +955,7 @@ extension Credit.Role {
 extension Array {
     func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
         // Elements lent in place: zipping the array with itself copied each (every field retained
-        // and released), a tenth of a large file's load on one core.
+        // and released).
         withUnsafeBufferPointer { buffer in
             buffer.indices.dropFirst().allSatisfy { !areInIncreasingOrder(buffer[$0], buffer[$0 - 1]) }
         }
