@@ -42,7 +42,7 @@ package struct Interner {
         programme.channel = string(programme.channel)
         programme.title = string(programme.title)
         programme.subtitle = string(programme.subtitle)
-        programme.synopsis = string(programme.synopsis)
+        programme.shareSynopsis { string($0) }
         programme.source = string(programme.source)
         programme.work = string(programme.work)
         if programme.categories != nil { programme.categories = texts(programme.categories) }

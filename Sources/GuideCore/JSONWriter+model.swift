@@ -84,7 +84,7 @@ extension Programme: JSONWritable {
             json.member("stop", stop)
             json.member("subtitle", subtitle)
             json.member("subtitles", subtitles)
-            json.member("synopsis", synopsis)
+            json.member("synopsis", synopsisText)
             json.member("textLanguage", textLanguage)
             json.member("title", title)
             json.member("urls", urls)

@@ -185,29 +185,31 @@ struct JSONWriter {
     /// JSON string escaping (RFC 8259 §7): `"`, `\` and control characters; everything else, `/`
     /// and non-ASCII included, stays as UTF-8 so that names read well in a diff.
     mutating func string(_ value: String) {
-        bytes.append(0x22)
         var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                switch byte {
-                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
-                case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
-                case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
-                default:
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
-                }
-                runStart = index + 1
+        value.withUTF8 { string(utf8: $0) }
+    }
+
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+            case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
+            default:
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            runStart = index + 1
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         bytes.append(0x22)
     }
 
@@ -316,6 +318,13 @@ struct JSONWriter {
     mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name); string(value)
+    }
+
+    /// A text left where its programme keeps it (`TextBlock`), written without a `String` made of it.
+    mutating func member(_ name: StaticString, _ value: StoredText?) {
+        guard let value else { return }
+        key(name)
+        value.withUTF8 { string(utf8: $0) }
     }
 
     mutating func member(_ name: StaticString, _ value: Int?) {

@@ -38,6 +38,8 @@ package enum PackedSnapshot {
     static let magic = Array("tvguide packed\n\u{0}".utf8)
     /// 2: synopses in a table of their own.
     static let formatVersion: UInt32 = 2
+    /// Where a companion holds its `Identity`: after the magic, the version and a zero.
+    static let identityOffset = magic.count + 8
     /// Programmes per slice of records, and templates per chunk: the units read in parallel.
     static let programmesPerSlice = 8_192
     static let templatesPerChunk = 4_096
@@ -68,6 +70,15 @@ package enum PackedSnapshot {
             (self.size, self.seconds, self.nanoseconds, self.inode) = (size, seconds, nanoseconds, inode)
         }
 
+        /// What a companion written before its JSON holds until the JSON's identity is written
+        /// over it (at `identityOffset`): no file has it.
+        static let unknown = Identity(size: 0, seconds: 0, nanoseconds: 0, inode: 0)
+
+        /// As a companion holds it: four u64, little-endian.
+        var bytes: [UInt8] {
+            [size, seconds, nanoseconds, inode].flatMap { field in (0..<8).map { UInt8(truncatingIfNeeded: field >> (8 * $0)) } }
+        }
+
         /// A companion kept in the same database row as its JSON, written in the same statement:
         /// the row ties them, and the JSON's length is checked as well.
         package init(storedWithJSONOf length: Int) {
@@ -94,7 +105,7 @@ package enum PackedSnapshot {
     package struct Contents: Sendable {
         private let restJSON: [UInt8]
         private let texts: TextTable
-        private let synopses: TextTable
+        private let synopses: SynopsisTable
         private let templates: TextTable
         private let programmes: Int
         private let slices: [(programmes: Int, bytes: [UInt8])]
@@ -129,7 +140,7 @@ package enum PackedSnapshot {
             // for 532,000 airings): tables the size of the guide held about 12 MB more each, beside
             // the JSON being written.
             var texts = TextTable(capacity: programmes.count / 2)
-            var synopses = TextTable(capacity: programmes.count / 2)
+            var synopses = SynopsisTable(capacity: programmes.count)
             var templates = TextTable(capacity: 1_024)
             var slices: [(programmes: Int, bytes: [UInt8])] = []
             // A channel's and a source's airings come together: each is numbered once per run (their
@@ -153,7 +164,7 @@ package enum PackedSnapshot {
                     records.varint(source.number)
                     if let stop = programme.stop { records.signed(wholeSeconds(stop) - wholeSeconds(programme.start)) }
                     if let subtitle = programme.subtitle { records.varint(texts.number(subtitle)) }
-                    if let synopsis = programme.synopsis { records.varint(synopses.number(synopsis)) }
+                    if let synopsis = programme.synopsisText { records.varint(synopses.number(synopsis)) }
                     if let work = programme.work { records.varint(texts.number(work)) }
                     if let place = programme.sameStartIndex { records.signed(Int64(place)) }
                     if let credits {
@@ -191,7 +202,7 @@ package enum PackedSnapshot {
                 out.append(magic)
                 out.u32(formatVersion)
                 out.u32(0)
-                for field in [identity.size, identity.seconds, identity.nanoseconds, identity.inode] { out.u64(field) }
+                out.append(identity.bytes)
                 out.u64(UInt64(restJSON.count))
                 out.append(restJSON)
                 texts.write(to: &out)
@@ -405,6 +416,46 @@ private struct TextTable: Sendable {
         }
         out.u64(end)
         for text in strings { out.append(text.utf8) }
+    }
+}
+
+/// The synopses, each distinct text once and numbered, left where their programmes keep them (a
+/// parser's `TextBlock`, or a `String`) instead of copied: a table of them as `String`s was 76
+/// bytes an airing besides the text.
+private struct SynopsisTable {
+    private var index = TextIndex()
+    private var texts: [StoredText] = []
+
+    init(capacity: Int) {
+        texts.reserveCapacity(capacity)
+    }
+
+    mutating func number(_ text: StoredText) -> UInt64 {
+        let hash = text.hash
+        let found = text.withUTF8 { utf8 in index.number(hash: hash) { texts[$0].withUTF8 { sameBytes($0, utf8) } } }
+        if let found { return UInt64(found) }
+        texts.append(text)
+        return UInt64(index.add(hash: hash))
+    }
+
+    /// The same texts, without the lookup that numbered them.
+    var numbered: SynopsisTable {
+        var table = self
+        table.index = TextIndex()
+        return table
+    }
+
+    /// As `TextTable.write`.
+    func write(to out: inout PackedBytes) {
+        out.u64(UInt64(texts.count))
+        var end: UInt64 = 0
+        out.u64(end)
+        for text in texts {
+            end += UInt64(text.withUTF8(\.count))
+            out.u64(end)
+        }
+        out.u64(end)
+        for text in texts { text.withUTF8 { out.append($0) } }
     }
 }
 

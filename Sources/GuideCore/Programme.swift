@@ -26,7 +26,7 @@ public struct Programme: Codable, Sendable, Hashable {
     /// The id of the film or series in `Snapshot.works` that metadata enrichment matched.
     public var work: String?
     private var detailsBox: DetailsBox?
-    private var synopsisText: StoredText?
+    private(set) var synopsisText: StoredText?
     public var kind: ProgrammeKind?
     private var hasStop: Bool
 
@@ -50,6 +50,12 @@ public struct Programme: Codable, Sendable, Hashable {
     /// Sets the synopsis to a text of `block`, left there until read.
     package mutating func setSynopsis(_ number: Int, in block: TextBlock) {
         synopsisText = .stored(block, UInt32(number))
+    }
+
+    /// Swaps a synopsis held as a `String` of its own for `shared(synopsis)`; one in a block is
+    /// shared already.
+    mutating func shareSynopsis(_ shared: (String) -> String) {
+        if case .string(let text) = synopsisText { synopsisText = .string(shared(text)) }
     }
 
     /// The details box this airing holds, as an identity: airings holding the same box (interned)

@@ -46,11 +46,16 @@ package struct SnapshotStore: Sendable {
         }
         try createDirectory()
         AtomicFile.removeAbandonedTemporaryFiles(in: directory)
+        // The companion is written meanwhile too, all but the identity of the JSON it is for.
         let (_, companion) = try concurrently({
             try AtomicFile.write(to: dated, writeJSON)
             try AtomicFile.link(dated, to: latestURL, orWrite: writeJSON)
-        }, { try? PackedSnapshot.Contents(canonical: canonical) })
-        writeCompanion(companion)
+        }, { [packedURL] in
+            try? AtomicFile.Unplaced(packedURL) { write in
+                try PackedSnapshot.Contents(canonical: canonical).write(for: PackedSnapshot.Identity.unknown, to: write)
+            }
+        })
+        placeCompanion(companion)
         try prune()
         return dated
     }
@@ -69,9 +74,9 @@ package struct SnapshotStore: Sendable {
     /// The companion only spares the next reader the JSON's parse: when it cannot be made or
     /// written (a full disk), the build still stands, and the stale companion is removed; were the
     /// removal to fail too, its identity no longer matches `latest.json` and it is not read.
-    private func writeCompanion(_ companion: PackedSnapshot.Contents?) {
+    private func placeCompanion(_ companion: AtomicFile.Unplaced?) {
         guard let companion, let identity = PackedSnapshot.Identity(of: latestURL),
-              (try? AtomicFile.write(to: packedURL, { write in try companion.write(for: identity, to: write) })) != nil
+              (try? companion.place(patching: identity.bytes, at: PackedSnapshot.identityOffset)) != nil
         else {
             unlink(packedURL.path)
             return
@@ -176,61 +181,117 @@ package enum AtomicFile {
     /// again if the write is retried; nothing is replaced when it throws.
     package static func write(to target: URL, retrying: Bool = true,
                               _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(SnapshotError) {
-        let temporary = temporaryURL(for: target)
-        let fail = { (operation: String) -> SnapshotError in
-            let error = SnapshotError.io(file: target.path, operation: operation, detail: errnoText())
-            unlink(temporary.path)
-            return error
-        }
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw fail("create a temporary file for") }
-        // Held until close: while it is, a cleaner in another process leaves the file alone.
-        // Between open and flock a cleaner could still take it; the rename then fails with
-        // ENOENT and the write is retried once below.
-        _ = flock(fd, LOCK_EX)
-        var produced: SnapshotError?
+        let file = try Unplaced(target, produce)
         do {
-            try produce { buffer throws(WriteFailed) in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let count = posixWrite(fd, base + offset, buffer.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw WriteFailed(code: errno)
-                    }
-                    offset += count
-                }
-            }
-        } catch let failure as WriteFailed {
-            errno = failure.code
-            produced = fail("write")
+            try file.place()
+        } catch Unplaced.Failure.vanished where retrying {
+            return try write(to: target, retrying: false, produce)
         } catch {
-            produced = SnapshotError.io(file: target.path, operation: "encode", detail: "\(error)")
-            unlink(temporary.path)
+            throw file.failure(error)
         }
-        if let produced {
-            close(fd)
-            throw produced
-        }
-        guard fsync(fd) == 0 else {
-            let error = fail("write")
-            close(fd)
-            throw error
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let vanished = errno == ENOENT
-            close(fd)
-            if vanished && retrying { return try write(to: target, retrying: false, produce) }
-            throw fail("replace")
-        }
-        guard close(fd) == 0 else { throw SnapshotError.io(file: target.path, operation: "write", detail: errnoText()) }
         try syncDirectory(target.deletingLastPathComponent())
     }
 
-    /// A `write(2)` that failed, and its `errno`.
-    private struct WriteFailed: Error {
-        let code: Int32
+    /// A temporary file written whole but not yet renamed over its target: `write(to:)` in two
+    /// steps, for a file some bytes of which are known only once something else is done (a
+    /// snapshot companion names the JSON written meanwhile). One dropped unplaced is removed.
+    /// Unchecked Sendable: the one that wrote it hands it to the one that places it, and the
+    /// descriptor is given up under the lock.
+    package final class Unplaced: @unchecked Sendable {
+        private let target: URL
+        private let temporary: URL
+        private let lock = NSLock()
+        /// Open until the file is placed or removed.
+        private var descriptor: Int32?
+
+        enum Failure: Error {
+            /// Failed, with `errno`: `operation` names what, as `SnapshotError.io` does.
+            case failed(operation: String, code: Int32)
+            /// The temporary file was gone at the rename: a cleaner took it between `open` and `flock`.
+            case vanished
+        }
+
+        /// Writes what `produce` writes into a new temporary file beside `target`.
+        package init(_ target: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws(SnapshotError) {
+            self.target = target
+            temporary = temporaryURL(for: target)
+            let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw SnapshotError.io(file: target.path, operation: "create a temporary file for", detail: errnoText()) }
+            descriptor = fd
+            // Held until close: while it is, a cleaner in another process leaves the file alone.
+            // Between open and flock a cleaner could still take it; the rename then fails with
+            // ENOENT (`vanished`) and `write(to:)` retries once.
+            _ = flock(fd, LOCK_EX)
+            do {
+                try produce { buffer throws(Failure) in
+                    guard let base = buffer.baseAddress else { return }
+                    var offset = 0
+                    while offset < buffer.count {
+                        let count = posixWrite(fd, base + offset, buffer.count - offset)
+                        if count < 0 {
+                            if errno == EINTR { continue }
+                            throw Failure.failed(operation: "write", code: errno)
+                        }
+                        offset += count
+                    }
+                }
+            } catch let failure as Failure {
+                throw self.failure(failure)
+            } catch {
+                remove()
+                throw SnapshotError.io(file: target.path, operation: "encode", detail: "\(error)")
+            }
+        }
+
+        deinit {
+            remove()
+        }
+
+        /// Writes `bytes` over what the file holds at `offset`, then syncs it and renames it over
+        /// its target.
+        package func place(patching bytes: [UInt8], at offset: Int) throws(SnapshotError) {
+            do {
+                try place(patching: (bytes, offset))
+            } catch {
+                throw failure(error)
+            }
+            try syncDirectory(target.deletingLastPathComponent())
+        }
+
+        fileprivate func place(patching patch: (bytes: [UInt8], offset: Int)? = nil) throws(Failure) {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let fd = descriptor else { throw Failure.failed(operation: "replace", code: EBADF) }
+            if let patch {
+                let written = patch.bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(patch.offset)) }
+                guard written == patch.bytes.count else { throw Failure.failed(operation: "write", code: written < 0 ? errno : EIO) }
+            }
+            guard fsync(fd) == 0 else { throw Failure.failed(operation: "write", code: errno) }
+            guard rename(temporary.path, target.path) == 0 else {
+                throw errno == ENOENT ? Failure.vanished : Failure.failed(operation: "replace", code: errno)
+            }
+            descriptor = nil
+            guard close(fd) == 0 else { throw Failure.failed(operation: "write", code: errno) }
+        }
+
+        /// The error `failure` is to the caller, the temporary file removed.
+        fileprivate func failure(_ failure: Failure) -> SnapshotError {
+            let error = switch failure {
+            case .failed(let operation, let code): SnapshotError.io(file: target.path, operation: operation, detail: String(cString: strerror(code)))
+            case .vanished: SnapshotError.io(file: target.path, operation: "replace", detail: String(cString: strerror(ENOENT)))
+            }
+            remove()
+            return error
+        }
+
+        private func remove() {
+            lock.withLock {
+                guard let fd = descriptor else { return }
+                unlink(temporary.path)
+                close(fd)
+                descriptor = nil
+            }
+        }
     }
 
     /// Points `target` at the file `source` through a hard link, swapped in by rename like a

@@ -8,6 +8,10 @@ package final class TextBlock: Sendable {
     private let bytes: [UInt8]
     /// Where each text ends in `bytes`; the first starts at 0 and each next where the last ended.
     private let ends: [UInt32]
+    /// Each text's `TextBlock.hash`, when the block was gathered in this process
+    /// (`TextBlock.Gathering`): a snapshot companion then numbers the texts without hashing
+    /// them again.
+    private let hashes: [Int]?
 
     /// Nil when the bytes do not fit 32-bit offsets, or a text is not whole UTF-8.
     package init?(bytes: [UInt8], ends: [UInt32]) {
@@ -15,13 +19,75 @@ package final class TextBlock: Sendable {
               Self.isWholeUTF8(bytes, ends: ends) else { return nil }
         self.bytes = bytes
         self.ends = ends
+        hashes = nil
+    }
+
+    /// Texts that were `String`s, so whole UTF-8 already.
+    private init(gathered bytes: [UInt8], ends: [UInt32], hashes: [Int]) {
+        self.bytes = bytes
+        self.ends = ends
+        self.hashes = hashes
     }
 
     package var count: Int { ends.count }
 
     package func text(_ number: Int) -> String {
+        withUTF8(number) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    package func withUTF8<Result>(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let start = number == 0 ? 0 : Int(ends[number - 1])
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<Int(ends[number])]), as: UTF8.self) }
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<Int(ends[number])])) }
+    }
+
+    /// The text's `TextBlock.hash`.
+    package func hash(_ number: Int) -> Int {
+        hashes?[number] ?? withUTF8(number, Self.hash)
+    }
+
+    /// A text's hash as tables of texts compare them: of its UTF-8 bytes (as `UTF8Key`), valid in
+    /// this process only.
+    package static func hash(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(utf8))
+        return hasher.finalize()
+    }
+
+    /// Texts read one at a time into a block, each distinct text once: a parser's synopses, which
+    /// as `String`s cost an allocation each, with about 45 bytes of header and rounding.
+    package struct Gathering {
+        private var bytes: [UInt8] = []
+        private var ends: [UInt32] = []
+        private var index = TextIndex()
+
+        /// `bytes`: about as many bytes as the texts will take; room not used is never touched.
+        package init(bytes: Int) {
+            self.bytes.reserveCapacity(bytes)
+        }
+
+        package var isEmpty: Bool { ends.isEmpty }
+
+        /// The text's number in the block, the same for equal texts. Nil once the block holds
+        /// 4 GiB, beyond a 32-bit offset: the caller keeps that text as a `String`.
+        package mutating func number(_ text: String) -> Int? {
+            var text = text
+            return text.withUTF8 { utf8 -> Int? in
+                let hash = TextBlock.hash(utf8)
+                let found = index.number(hash: hash) { number in
+                    let start = number == 0 ? 0 : Int(ends[number - 1])
+                    return bytes.withUnsafeBufferPointer { sameBytes(utf8, UnsafeBufferPointer(rebasing: $0[start..<Int(ends[number])])) }
+                }
+                if let found { return found }
+                guard bytes.count + utf8.count <= Int(UInt32.max) else { return nil }
+                bytes.append(contentsOf: utf8)
+                ends.append(UInt32(bytes.count))
+                return index.add(hash: hash)
+            }
+        }
+
+        package func block() -> TextBlock {
+            TextBlock(gathered: bytes, ends: ends, hashes: index.hashes)
+        }
     }
 
     /// Every text valid UTF-8 on its own: the texts rise, each slice of them is valid, and none
@@ -56,6 +122,21 @@ enum StoredText: Sendable, Hashable {
         }
     }
 
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        switch self {
+        case .string(var text): try text.withUTF8(body)
+        case .stored(let block, let number): try block.withUTF8(Int(number), body)
+        }
+    }
+
+    /// Its `TextBlock.hash`.
+    var hash: Int {
+        switch self {
+        case .string(var text): text.withUTF8(TextBlock.hash)
+        case .stored(let block, let number): block.hash(Int(number))
+        }
+    }
+
     static func == (lhs: StoredText, rhs: StoredText) -> Bool {
         if case .stored(let left, let a) = lhs, case .stored(let right, let b) = rhs, left === right, a == b { return true }
         return lhs.string == rhs.string
@@ -63,5 +144,56 @@ enum StoredText: Sendable, Hashable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(string)
+    }
+}
+
+func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+}
+
+/// Numbers of distinct texts, found by their hashes. Written by hand because the texts are not
+/// keys a `Dictionary` could hold: they are ranges of one growing buffer, or texts kept wherever
+/// their programme keeps them, and only the table's owner can compare them. Open addressing over
+/// 32-bit numbers: about 12 bytes a text besides its hash, where a `Dictionary` of `String`s took
+/// about 76.
+struct TextIndex {
+    /// A text's number + 1 at its hash's place or the next free one after it; 0 is free.
+    private var slots = [UInt32](repeating: 0, count: 16)
+    /// Each numbered text's hash, by number.
+    private(set) var hashes: [Int] = []
+
+    var count: Int { hashes.count }
+
+    /// The number of the text with `hash` that `isText` says is the one looked for, if any.
+    func number(hash: Int, isText: (Int) -> Bool) -> Int? {
+        let mask = slots.count - 1
+        var place = hash & mask
+        while slots[place] != 0 {
+            let number = Int(slots[place] - 1)
+            if hashes[number] == hash, isText(number) { return number }
+            place = (place + 1) & mask
+        }
+        return nil
+    }
+
+    /// Numbers a text not yet in the table.
+    mutating func add(hash: Int) -> Int {
+        let number = hashes.count
+        hashes.append(hash)
+        // At most half full, so a search soon meets a free slot.
+        if hashes.count * 2 > slots.count {
+            slots = [UInt32](repeating: 0, count: slots.count * 2)
+            for (number, hash) in hashes.enumerated() { place(number, hash: hash) }
+        } else {
+            place(number, hash: hash)
+        }
+        return number
+    }
+
+    private mutating func place(_ number: Int, hash: Int) {
+        let mask = slots.count - 1
+        var place = hash & mask
+        while slots[place] != 0 { place = (place + 1) & mask }
+        slots[place] = UInt32(number + 1)
     }
 }

@@ -195,6 +195,11 @@ private final class ReaderRun {
 
     private var found = ParsedPart()
     private var interner = Interner()
+    /// The programmes' synopses, kept in one block (`TextBlock`) instead of a `String` each, and
+    /// each programme's number in it (`noSynopsis` when it has none there), set once the part is read.
+    private var synopses: TextBlock.Gathering
+    private var synopsisNumbers: [UInt32] = []
+    private static let noSynopsis = UInt32.max
     private var channelIDs: Set<String> = []
 
     // xmlReaderTypes as the Int32 that xmlTextReaderNodeType returns.
@@ -215,7 +220,7 @@ private final class ReaderRun {
     convenience init(bytes: UnsafeRawBufferPointer, name: String, source: String, expandEntities: Bool) throws {
         let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
         let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, Self.options(expandEntities))
-        try self.init(reader: reader, input: nil, programmeTags: Self.countProgrammeTags(in: bytes), name: name, source: source)
+        try self.init(reader: reader, input: nil, programmeTags: Self.countProgrammeTags(in: bytes), bytes: bytes.count, name: name, source: source)
     }
 
     /// A part of a document (`XMLTVParts`), read from its pieces in place.
@@ -226,17 +231,20 @@ private final class ReaderRun {
             return Int32(Unmanaged<PieceInput>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: Int(capacity)))
         }, nil, Unmanaged.passUnretained(input).toOpaque(), name, nil, Self.options(expandEntities))
         try self.init(reader: reader, input: input, programmeTags: pieces.reduce(0) { $0 + Self.countProgrammeTags(in: $1) },
-                      name: name, source: source)
+                      bytes: pieces.reduce(0) { $0 + $1.count }, name: name, source: source)
     }
 
-    private init(reader: xmlTextReaderPtr?, input: PieceInput?, programmeTags: Int, name: String, source: String) throws {
+    /// `bytes`: the document's size, which its synopses hardly exceed (only entities expand).
+    private init(reader: xmlTextReaderPtr?, input: PieceInput?, programmeTags: Int, bytes: Int, name: String, source: String) throws {
         guard let reader else { throw ProviderError.malformed("\(name): libxml2 could not start reading") }
         self.reader = reader
         self.input = input
         self.name = name
         self.source = source
+        synopses = TextBlock.Gathering(bytes: bytes)
         // One array growth instead of twenty: each doubling would copy every programme so far.
         found.programmes.reserveCapacity(programmeTags)
+        synopsisNumbers.reserveCapacity(programmeTags)
         xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
             guard let context, let error else { return }
             Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
@@ -288,6 +296,12 @@ private final class ReaderRun {
                                                           endedEarly: sawRoot && !closedRoot))
         }
         guard sawRoot else { throw ProviderError.malformed("\(name): line 1: no <tv> element") }
+        if !synopses.isEmpty {
+            let block = synopses.block()
+            for (index, number) in synopsisNumbers.enumerated() where number != Self.noSynopsis {
+                found.programmes[index].setSynopsis(Int(number), in: block)
+            }
+        }
         return found
     }
 
@@ -408,8 +422,9 @@ private final class ReaderRun {
             programme.subtitle = subtitle.value
             if subtitle.lang != title.lang { extras.subtitleLang = subtitle.lang ?? "" }
         }
+        var synopsisNumber = Self.noSynopsis
         if let synopsis = pickSameLanguage(descriptions, as: title.lang, field: .synopsis, others: &others) {
-            programme.synopsis = synopsis.value
+            if let number = synopses.number(synopsis.value) { synopsisNumber = UInt32(number) } else { programme.synopsis = synopsis.value }
             if synopsis.lang != title.lang { extras.synopsisLang = synopsis.lang ?? "" }
         }
         programme.xmltv = extras
@@ -421,6 +436,7 @@ private final class ReaderRun {
         if found.programmeChannelIDs.insert(channel).inserted { found.channelsMet.append(channel) }
         interner.intern(&programme)
         found.programmes.append(programme)
+        synopsisNumbers.append(synopsisNumber)
     }
 
     /// The text in the title's language, else the first; the rest go to `others` in source order.
