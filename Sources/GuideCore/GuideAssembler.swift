@@ -4,7 +4,7 @@ import Foundation
 /// programmes the last good snapshot had for the window, marked stale, so nothing already known
 /// is lost because a source is down.
 package enum GuideAssembler {
-    package static func assemble(_ result: GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date) -> Snapshot {
+    package static func assemble(_ result: consuming GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date) -> Snapshot {
         var normalisation = result.normalisation
         var channelReports: [ChannelReport] = []
         var programmes: [Programme] = []
@@ -19,7 +19,9 @@ package enum GuideAssembler {
         let previousByChannel = previous.map { Dictionary(grouping: $0.programmes, by: \.channel) } ?? [:]
         programmes.reserveCapacity(result.programmes.values.reduce(0) { $0 + $1.count })
         for channel in channels {
-            if let owner = result.owners[channel.id], let served = result.programmes[channel.id] {
+            // Each list is let go once copied: with the providers gone, the answers are held twice
+            // only one channel at a time.
+            if let owner = result.owners[channel.id], let served = result.programmes.removeValue(forKey: channel.id) {
                 programmes.append(contentsOf: served)
                 channelReports.append(ChannelReport(id: channel.id, provider: owner, programmes: served.count))
             } else if let previous, let old = previousByChannel[channel.id], !old.isEmpty {

@@ -65,13 +65,19 @@ package struct UTF8Key: Hashable {
         self.string = string
     }
 
+    // Read in place: `withUTF8` is mutating, and a copy to call it on retained the text each time
+    // a table hashed or compared it.
     package func hash(into hasher: inout Hasher) {
-        var string = string
-        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     package static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool {
-        var (left, right) = (lhs.string, rhs.string)
-        return left.withUTF8 { a in right.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
+        lhs.withUTF8 { a in rhs.withUTF8 { b in sameBytes(a, b) } }
+    }
+
+    private func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var string = string
+        return string.withUTF8(body)
     }
 }

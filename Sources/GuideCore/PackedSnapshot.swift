@@ -127,12 +127,14 @@ package enum PackedSnapshot {
             let sliceTemplates = concurrentMap(sliceStarts.count) { slice -> (distinct: [String], numbers: [Int]) in
                 var local = TextTable(capacity: 256)
                 var byDetails: [TemplateKey: Int] = [:]
-                let numbers = (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
-                    let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
-                    if let number = byDetails[key] { return number }
-                    let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
-                    byDetails[key] = number
-                    return number
+                let numbers = programmes.withUnsafeBufferPointer { programmes in
+                    (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
+                        let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
+                        if let number = byDetails[key] { return number }
+                        let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
+                        byDetails[key] = number
+                        return number
+                    }
                 }
                 return (local.strings, numbers)
             }
@@ -154,7 +156,7 @@ package enum PackedSnapshot {
                 // copied every one (all its fields retained, then released).
                 func record(_ programme: Programme, template: Int) {
                     let credits = programme.credits.flatMap { $0.allSatisfy(isPlain) ? $0 : nil }
-                    records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsis != nil ? 4 : 0)
+                    records.varint((programme.stop != nil ? 1 : 0) | (programme.subtitle != nil ? 2 : 0) | (programme.synopsisText != nil ? 4 : 0)
                                        | (programme.work != nil ? 8 : 0) | (programme.sameStartIndex != nil ? 16 : 0) | (credits != nil ? 32 : 0))
                     if !programme.channel.utf8.elementsEqual(channel.text.utf8) || channel.text.isEmpty { channel = (programme.channel, texts.number(programme.channel)) }
                     records.varint(channel.number)
@@ -382,26 +384,31 @@ package enum PackedSnapshot {
 
 /// Distinct texts in the order first met, each with its number.
 private struct TextTable: Sendable {
-    private var numbers: [UTF8Key: Int] = [:]
+    private var index = TextIndex()
     private(set) var strings: [String] = []
 
-    /// Room for `capacity` texts at once: each time a table grows, every text in it is hashed again.
     init(capacity: Int) {
-        numbers.reserveCapacity(capacity)
+        strings.reserveCapacity(capacity)
     }
 
+    /// Compared as their UTF-8 bytes, as `UTF8Key` compares them.
     mutating func number(_ text: String) -> UInt64 {
-        let key = UTF8Key(text)
-        if let number = numbers[key] { return UInt64(number) }
-        numbers[key] = strings.count
-        strings.append(key.string)
-        return UInt64(strings.count - 1)
+        var text = text
+        let (hash, found) = text.withUTF8 { utf8 in
+            let hash = TextBlock.hash(utf8)
+            return (hash, index.number(hash: hash) { number in
+                strings[number].utf8.withContiguousStorageIfAvailable { sameBytes($0, utf8) } ?? strings[number].utf8.elementsEqual(utf8)
+            })
+        }
+        if let found { return UInt64(found) }
+        strings.append(text)
+        return UInt64(index.add(hash: hash))
     }
 
     /// The same texts, without the lookup that numbered them.
     var numbered: TextTable {
         var table = self
-        table.numbers = [:]
+        table.index = TextIndex()
         return table
     }
 

@@ -95,7 +95,7 @@ package enum GuideBuilder {
         let metadata = try MetadataSetup(configuration: configuration, catalogue: catalogue, clock: clock, caches: caches)
         let audience = try AudienceSetup(configuration: configuration, catalogue: catalogue, clock: clock, caches: caches)
 
-        let result = await setup.chain.run(window: window, progress: progress)
+        let (result, unused, timings) = await gather(setup, window: window, progress: progress)
 
         // The last snapshot is read only when something is missing or audiences are kept: it is as
         // large as the guide.
@@ -109,11 +109,15 @@ package enum GuideBuilder {
                 previousWarning = "the last snapshot could not be read, so no stale data or audience days can be kept: \(error)"
             }
         }
-        var snapshot = GuideAssembler.assemble(result, previous: previous, window: window, now: request.now)
+        let somebodyServed = !result.owners.isEmpty
+        var snapshot = GuideAssembler.assemble(consume result, previous: previous, window: window, now: request.now)
+        // The providers' answers are gone now that the snapshot holds its own copy: what they
+        // held is given back before the snapshot is enriched and written.
+        FreedMemory.release()
         if let previousWarning { snapshot.report.warnings.append(previousWarning) }
         playlist?.narrow(&snapshot, aliases: configuration.channelAliases)
         var metadataElapsed: Duration?
-        if let enricher = metadata.enricher, !result.owners.isEmpty {
+        if let enricher = metadata.enricher, somebodyServed {
             let enrichmentStarted = ContinuousClock.now
             let enrichment = await enricher.enrich(snapshot.programmes, lastGood: { [previous] in if let previous { previous } else { try? await store.latest() } })
             snapshot.programmes = enrichment.programmes
@@ -121,7 +125,7 @@ package enum GuideBuilder {
             snapshot.report.metadata = enrichment.report
             metadataElapsed = ContinuousClock.now - enrichmentStarted
         }
-        if let chain = audience.chain, !result.owners.isEmpty {
+        if let chain = audience.chain, somebodyServed {
             let update = await AudienceStore(keepDays: audience.keepDays).update(
                 previous: previous?.audiences ?? [], today: Day(request.now, in: AudienceJoin.defaultTimeZone),
                 refresh: request.refreshAudiences, chain: chain, programmes: snapshot.programmes)
@@ -130,22 +134,32 @@ package enum GuideBuilder {
         }
         snapshot.report.warnings += XMLTVWriter.validityNotes(channels: snapshot.channels, programmes: snapshot.programmes, emptyChannels: false)
             .map { "XMLTV export: " + $0 }
-        if !setup.unused.isEmpty {
-            snapshot.report.warnings.append("provider(s) defined but in no chain: \(setup.unused.joined(separator: ", "))")
+        if !unused.isEmpty {
+            snapshot.report.warnings.append("provider(s) defined but in no chain: \(unused.joined(separator: ", "))")
         }
         snapshot.report = snapshot.report.redacting(configuration.environmentValues)
 
-        var timings: [String: (elapsed: Duration, requests: Int)] = [:]
-        for (id, timing) in setup.timings {
-            timings[id] = (await timing.elapsed, await timing.requests)
-        }
         var summary = RunSummary(snapshot: snapshot, timings: timings, metadataElapsed: metadataElapsed, total: .zero)
-        guard !result.owners.isEmpty else {
+        guard somebodyServed else {
             summary.total = ContinuousClock.now - started
             throw BuildError.nothingServed(summary)
         }
         summary.written = try await store.commit(snapshot)
         summary.total = ContinuousClock.now - started
         return summary
+    }
+
+    /// The chain's answers, with what the run report needs of the providers. Consumed here, the
+    /// setup goes with its providers and what they loaded (a parsed XMLTV file is as large as
+    /// the guide), leaving the answers with their only owner.
+    private static func gather(
+        _ setup: consuming ProviderSetup, window: TimeWindow, progress: @escaping @Sendable (ChainProgress) -> Void
+    ) async -> (result: GuideChainResult, unused: [String], timings: [String: (elapsed: Duration, requests: Int)]) {
+        let result = await setup.chain.run(window: window, progress: progress)
+        var timings: [String: (elapsed: Duration, requests: Int)] = [:]
+        for (id, timing) in setup.timings {
+            timings[id] = (await timing.elapsed, await timing.requests)
+        }
+        return (result, setup.unused, timings)
     }
 }

@@ -196,6 +196,40 @@ import Darwin
         #expect(try Data(contentsOf: target) == Data("new in pieces".utf8))
     }
 
+    @Test func anUnplacedFileIsPlacedWithItsPatchOrRemovedWhenDropped() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(at: scratch.root, withIntermediateDirectories: true)
+        let target = scratch.root.appendingPathComponent("latest.packed")
+        try AtomicFile.write(Data("old".utf8), to: target)
+        let produce = { (write: (UnsafeRawBufferPointer) throws -> Void) throws in
+            for piece in ["0123", "456789"] { try Data(piece.utf8).withUnsafeBytes(write) }
+        }
+
+        // Written whole but not placed: the target is untouched until it is.
+        var file: AtomicFile.Unplaced? = try AtomicFile.Unplaced(target, produce)
+        #expect(try Data(contentsOf: target) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.path).count == 2)
+        try file?.place(patching: Array("AB".utf8), at: 3)
+        #expect(try Data(contentsOf: target) == Data("012AB56789".utf8))
+        file = nil
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.path) == ["latest.packed"])
+
+        // Dropped unplaced (what a store does when its JSON could not be written): removed.
+        file = try AtomicFile.Unplaced(target, produce)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.path).count == 2)
+        file = nil
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.path) == ["latest.packed"])
+        #expect(try Data(contentsOf: target) == Data("012AB56789".utf8))
+
+        // Placed twice: the second finds nothing left to place.
+        let once = try AtomicFile.Unplaced(target, produce)
+        try once.place(patching: [], at: 0)
+        #expect(try Data(contentsOf: target) == Data("0123456789".utf8))
+        #expect(throws: SnapshotError.self) { try once.place(patching: [], at: 0) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.root.path) == ["latest.packed"])
+    }
+
     @Test(.enabled(if: geteuid() != 0, "root writes into a read-only folder"))
     func anUnwritableFolderIsAnErrorAndLatestStays() throws {
         let scratch = Scratch()

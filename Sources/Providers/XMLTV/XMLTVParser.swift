@@ -131,18 +131,34 @@ struct ParsedPart: Sendable {
     /// Moves the programmes into `byChannel`. Popped from the end, each programme moves into its
     /// channel's list instead of being copied (a copy retains every field), and moves again to
     /// put the list back in order (`reverse()` copies through `swapAt`).
+    /// A guide lists a channel's airings together, so the tables are looked up once per run of
+    /// them rather than once per airing.
     mutating func groupByChannel() {
         var counts: [String: Int] = [:]
-        for index in programmes.indices { counts[programmes[index].channel, default: 0] += 1 }
+        programmes.withUnsafeBufferPointer { buffer in
+            var run = 0
+            while run < buffer.count {
+                let channel = buffer[run].channel
+                var end = run + 1
+                while end < buffer.count, buffer[end].channel == channel { end += 1 }
+                counts[channel, default: 0] += end - run
+                run = end
+            }
+        }
         var reversed = counts.mapValues { count -> [Programme] in
             var list: [Programme] = []
             list.reserveCapacity(count)
             return list
         }
+        var run: (channel: String, list: [Programme])?
         while let programme = programmes.popLast() {
-            let channel = programme.channel
-            reversed[channel]!.append(consume programme)
+            if run?.channel != programme.channel {
+                if let (channel, list) = run { reversed[channel] = list }
+                run = (programme.channel, reversed.removeValue(forKey: programme.channel)!)
+            }
+            run!.list.append(consume programme)
         }
+        if let (channel, list) = run { reversed[channel] = list }
         // Emptied, it still holds its room: let go before the lists are turned round.
         programmes = []
         byChannel.reserveCapacity(reversed.count)
@@ -242,6 +258,7 @@ private final class ReaderRun {
         self.name = name
         self.source = source
         synopses = TextBlock.Gathering(bytes: bytes)
+        interner = Interner(programmes: programmeTags)
         // One array growth instead of twenty: each doubling would copy every programme so far.
         found.programmes.reserveCapacity(programmeTags)
         synopsisNumbers.reserveCapacity(programmeTags)

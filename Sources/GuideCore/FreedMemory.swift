@@ -5,9 +5,10 @@ import CMalloc
 /// Loading or building a guide allocates far more on the way (a file's bytes, tables, sort
 /// buffers, a provider's answers) than the guide keeps, and glibc keeps what was freed in its
 /// heap for later: at 3,000 channels × 7 days, 34 MB of a 399 MB server. Called once a new guide
-/// is in service, so that a replica holds what it serves.
-enum FreedMemory {
-    static func release() {
+/// is in service, so that a replica holds what it serves, and once a build has assembled its
+/// snapshot from the providers' answers.
+package enum FreedMemory {
+    package static func release() {
         #if canImport(Glibc)
         _ = malloc_trim(0)
         #endif
