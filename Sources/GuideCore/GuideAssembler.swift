@@ -21,8 +21,8 @@ package enum GuideAssembler {
         for channel in channels {
             // Each list is let go once copied: with the providers gone, the answers are held twice
             // only one channel at a time.
-            if let owner = result.owners[channel.id], let served = result.programmes.removeValue(forKey: channel.id) {
-                programmes.append(contentsOf: served)
+            if let owner = result.owners[channel.id], var served = result.programmes.removeValue(forKey: channel.id) {
+                programmes.moveAppending(&served)
                 channelReports.append(ChannelReport(id: channel.id, provider: owner, programmes: served.count))
             } else if let previous, let old = previousByChannel[channel.id], !old.isEmpty {
                 let clipped = Normaliser.clip(old, to: window, report: &normalisation)
@@ -44,5 +44,22 @@ package enum GuideAssembler {
         // Already in (channel, start) order: channels are visited sorted and each list is normalised.
         let report = RunReport(providers: result.providers, channels: channelReports, normalisation: normalisation, warnings: warnings)
         return Snapshot(generatedAt: now, window: window, channels: channels, programmes: programmes, report: report)
+    }
+}
+
+extension [Programme] {
+    /// Appends `other`'s programmes by moving them, leaving `other` as many empty ones. Appending
+    /// copied each (every field retained) and letting `other` go released them all again, on the
+    /// one core assembling the guide.
+    mutating func moveAppending(_ other: inout [Programme]) {
+        // Nothing in it is counted: holding and dropping it touches no reference.
+        let empty = Programme(channel: "", start: .distantPast, title: "", source: "")
+        other.withUnsafeMutableBufferPointer { source in
+            guard let first = source.baseAddress else { return }
+            for place in first..<first + source.count {
+                append(place.move())
+                place.initialize(to: empty)
+            }
+        }
     }
 }

@@ -124,7 +124,7 @@ struct JSONWriter {
                 // it (every field retained, then released).
                 values.withUnsafeBufferPointer { values in
                     for index in range {
-                        writer.element(index) { values[index].write(to: &$0) }
+                        writer.element(index) { values.baseAddress![index].write(to: &$0) }
                     }
                 }
                 return writer.bytes

@@ -181,7 +181,7 @@ package enum PackedSnapshot {
                     records.varint(templateNumbers[template])
                 }
                 programmes.withUnsafeBufferPointer { buffer in
-                    for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
+                    for index in sliceRange { record(buffer.baseAddress![index], template: sliceTemplates[slice].numbers[index - start]) }
                 }
                 slices.append((sliceRange.count, records.bytes))
             }

@@ -1,6 +1,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideServer
 import XMLTV
 
 /// What one `tvguide build` is asked to do.

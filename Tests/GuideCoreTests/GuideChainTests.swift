@@ -306,6 +306,22 @@ final class Counter: @unchecked Sendable {
         #expect(snapshot.channels.map(\.id) == ["Z"])
         #expect(snapshot.programmes.map(\.title) == ["z"])
     }
+
+    @Test func programmesMovedIntoTheGuideAreWholeAndLeaveEmptyOnesBehind() {
+        var detailed = airing("A", 1, 2, "detailed")
+        detailed.synopsis = "A synopsis long enough to be kept on the heap"
+        detailed.credits = [Credit(role: .actor, name: "Actriz", character: "Papel")]
+        var guide = [airing("A", 0, 1, "first")]
+        var served = [detailed, airing("A", 2, 3, "last")]
+        let expected = guide + served
+        guide.moveAppending(&served)
+        #expect(guide == expected)
+        #expect(served.count == 2)
+        #expect(served.allSatisfy { $0.title.isEmpty && $0.channel.isEmpty && $0.synopsis == nil && $0.credits == nil })
+        var none: [Programme] = []
+        guide.moveAppending(&none)
+        #expect(guide == expected)
+    }
 }
 
 @Suite struct TimeTests {

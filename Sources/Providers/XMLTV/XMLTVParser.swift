@@ -150,15 +150,19 @@ struct ParsedPart: Sendable {
             list.reserveCapacity(count)
             return list
         }
-        var run: (channel: String, list: [Programme])?
+        // The list of the run being moved, out of the table while it grows so that it is never shared.
+        var runChannel: String?
+        var run: [Programme] = []
         while let programme = programmes.popLast() {
-            if run?.channel != programme.channel {
-                if let (channel, list) = run { reversed[channel] = list }
-                run = (programme.channel, reversed.removeValue(forKey: programme.channel)!)
+            if programme.channel != runChannel {
+                if let runChannel { reversed[runChannel] = run }
+                runChannel = programme.channel
+                run = reversed.removeValue(forKey: programme.channel)!
             }
-            run!.list.append(consume programme)
+            run.append(consume programme)
         }
-        if let (channel, list) = run { reversed[channel] = list }
+        if let runChannel { reversed[runChannel] = run }
+        run = []
         // Emptied, it still holds its room: let go before the lists are turned round.
         programmes = []
         byChannel.reserveCapacity(reversed.count)
@@ -319,7 +323,11 @@ private final class ReaderRun {
                 found.programmes[index].setSynopsis(Int(number), in: block)
             }
         }
-        return found
+        // Handed over, not shared with this run: a caller's first change (`groupByChannel`)
+        // would otherwise copy every programme.
+        var part = ParsedPart()
+        swap(&part, &found)
+        return part
     }
 
     // MARK: - <tv> and <channel>
