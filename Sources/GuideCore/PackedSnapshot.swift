@@ -105,7 +105,7 @@ package enum PackedSnapshot {
     package struct Contents: Sendable {
         private let restJSON: [UInt8]
         private let texts: TextTable
-        private let synopses: SynopsisTable
+        private let synopses: TextTable
         private let templates: TextTable
         private let programmes: Int
         private let slices: [(programmes: Int, bytes: [UInt8])]
@@ -142,7 +142,7 @@ package enum PackedSnapshot {
             // for 532,000 airings): tables the size of the guide held about 12 MB more each, beside
             // the JSON being written.
             var texts = TextTable(capacity: programmes.count / 2)
-            var synopses = SynopsisTable(capacity: programmes.count)
+            var synopses = TextTable(capacity: programmes.count)
             var templates = TextTable(capacity: 1_024)
             var slices: [(programmes: Int, bytes: [UInt8])] = []
             // A channel's and a source's airings come together: each is numbered once per run (their
@@ -209,8 +209,9 @@ package enum PackedSnapshot {
                 out.append(restJSON)
                 texts.write(to: &out)
                 synopses.write(to: &out)
-                let chunks = stride(from: 0, to: templates.strings.count, by: templatesPerChunk).map {
-                    templates.strings[$0..<min($0 + templatesPerChunk, templates.strings.count)]
+                let templateTexts = templates.strings
+                let chunks = stride(from: 0, to: templateTexts.count, by: templatesPerChunk).map {
+                    templateTexts[$0..<min($0 + templatesPerChunk, templateTexts.count)]
                 }
                 out.u64(UInt64(chunks.count))
                 for chunk in chunks {
@@ -382,59 +383,22 @@ package enum PackedSnapshot {
     }
 }
 
-/// Distinct texts in the order first met, each with its number.
+/// Distinct texts in the order first met, each with its number, compared as their UTF-8 bytes
+/// (as `UTF8Key` compares them). A text stays where it is kept (a `String`, or a parser's
+/// `TextBlock` for a synopsis) instead of being copied into the table: a table of synopses as
+/// `String`s was 76 bytes an airing besides the text.
 private struct TextTable: Sendable {
-    private var index = TextIndex()
-    private(set) var strings: [String] = []
-
-    init(capacity: Int) {
-        strings.reserveCapacity(capacity)
-    }
-
-    /// Compared as their UTF-8 bytes, as `UTF8Key` compares them.
-    mutating func number(_ text: String) -> UInt64 {
-        var text = text
-        let (hash, found) = text.withUTF8 { utf8 in
-            let hash = TextBlock.hash(utf8)
-            return (hash, index.number(hash: hash) { number in
-                strings[number].utf8.withContiguousStorageIfAvailable { sameBytes($0, utf8) } ?? strings[number].utf8.elementsEqual(utf8)
-            })
-        }
-        if let found { return UInt64(found) }
-        strings.append(text)
-        return UInt64(index.add(hash: hash))
-    }
-
-    /// The same texts, without the lookup that numbered them.
-    var numbered: TextTable {
-        var table = self
-        table.index = TextIndex()
-        return table
-    }
-
-    /// The count, where each text starts and where the last ends, the bytes' length, the bytes.
-    func write(to out: inout PackedBytes) {
-        out.u64(UInt64(strings.count))
-        var end: UInt64 = 0
-        out.u64(end)
-        for text in strings {
-            end += UInt64(text.utf8.count)
-            out.u64(end)
-        }
-        out.u64(end)
-        for text in strings { out.append(text.utf8) }
-    }
-}
-
-/// The synopses, each distinct text once and numbered, left where their programmes keep them (a
-/// parser's `TextBlock`, or a `String`) instead of copied: a table of them as `String`s was 76
-/// bytes an airing besides the text.
-private struct SynopsisTable {
     private var index = TextIndex()
     private var texts: [StoredText] = []
 
     init(capacity: Int) {
         texts.reserveCapacity(capacity)
+    }
+
+    var strings: [String] { texts.map(\.string) }
+
+    mutating func number(_ text: String) -> UInt64 {
+        number(.string(text))
     }
 
     mutating func number(_ text: StoredText) -> UInt64 {
@@ -446,13 +410,13 @@ private struct SynopsisTable {
     }
 
     /// The same texts, without the lookup that numbered them.
-    var numbered: SynopsisTable {
+    var numbered: TextTable {
         var table = self
         table.index = TextIndex()
         return table
     }
 
-    /// As `TextTable.write`.
+    /// The count, where each text starts and where the last ends, the bytes' length, the bytes.
     func write(to out: inout PackedBytes) {
         out.u64(UInt64(texts.count))
         var end: UInt64 = 0
