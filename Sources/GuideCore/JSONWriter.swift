@@ -120,12 +120,8 @@ struct JSONWriter {
             var written = concurrentMap(slices) { slice -> [UInt8] in
                 let range = (roundStart + slice * count / slices)..<(roundStart + (slice + 1) * count / slices)
                 var writer = JSONWriter(pretty: pretty, capacity: range.count * 800, depth: depth)
-                // Each element written in place from the array's buffer: indexing the array copied
-                // it (every field retained, then released).
-                values.withUnsafeBufferPointer { values in
-                    for index in range {
-                        writer.element(index) { values.baseAddress![index].write(to: &$0) }
-                    }
+                for index in range {
+                    writer.element(index) { values[index].write(to: &$0) }
                 }
                 return writer.bytes
             }

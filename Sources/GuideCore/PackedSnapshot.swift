@@ -127,14 +127,12 @@ package enum PackedSnapshot {
             let sliceTemplates = concurrentMap(sliceStarts.count) { slice -> (distinct: [String], numbers: [Int]) in
                 var local = TextTable(capacity: 256)
                 var byDetails: [TemplateKey: Int] = [:]
-                let numbers = programmes.withUnsafeBufferPointer { programmes in
-                    (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
-                        let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
-                        if let number = byDetails[key] { return number }
-                        let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
-                        byDetails[key] = number
-                        return number
-                    }
+                let numbers = (sliceStarts[slice]..<min(sliceStarts[slice] + programmesPerSlice, programmes.count)).map { index in
+                    let key = TemplateKey(details: programmes[index].detailsIdentity, kind: programmes[index].kind)
+                    if let number = byDetails[key] { return number }
+                    let number = Int(local.number(JSONWriter.compact(template(of: programmes[index]))))
+                    byDetails[key] = number
+                    return number
                 }
                 return (local.strings, numbers)
             }
@@ -181,7 +179,7 @@ package enum PackedSnapshot {
                     records.varint(templateNumbers[template])
                 }
                 programmes.withUnsafeBufferPointer { buffer in
-                    for index in sliceRange { record(buffer.baseAddress![index], template: sliceTemplates[slice].numbers[index - start]) }
+                    for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
                 }
                 slices.append((sliceRange.count, records.bytes))
             }
