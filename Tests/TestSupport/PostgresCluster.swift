@@ -11,9 +11,10 @@ import Darwin
 /// PostgreSQL refuses to run as root: as root (CI, containers) every command runs as `nobody`
 /// (through setpriv), and the folder is handed to that user.
 package final class PostgresCluster: @unchecked Sendable {
-    // @unchecked: `server` is guarded by `lock`; the rest is set once.
+    // @unchecked: `server` is guarded by `lock`; the rest is set before a test is handed the
+    // cluster (`port` once the server has bound it).
     package let folder: URL
-    package let port: Int
+    package private(set) var port: Int
     package let password: String
     private let binaries: URL
     private let lock = NSLock()
@@ -59,11 +60,11 @@ package final class PostgresCluster: @unchecked Sendable {
         guard let binaries else { throw ClusterError(missing) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tvguide-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let cluster = PostgresCluster(folder: folder, port: try freePort(), password: "pw-\(UUID().uuidString.prefix(13))", binaries: binaries)
+        let cluster = PostgresCluster(folder: folder, port: 0, password: "pw-\(UUID().uuidString.prefix(13))", binaries: binaries)
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try await cluster.create()
-            try await cluster.start()
+            try await cluster.startOnAFreePort()
         } catch {
             try? await cluster.stop()
             throw error
@@ -106,6 +107,22 @@ package final class PostgresCluster: @unchecked Sendable {
                 throw ClusterError("PostgreSQL did not start:\n\(self.log.suffix(2_000))")
             }
             try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Starts the server on a port the kernel says is free. Another process can take that port
+    /// before the server binds it (CI saw "could not bind IPv4 address "127.0.0.1": Address
+    /// already in use" once): the server is then started on another, up to five times.
+    private func startOnAFreePort() async throws {
+        for attempt in 1...5 {
+            port = try Self.freePort()
+            do {
+                try await start()
+                return
+            } catch let error as ClusterError where attempt < 5 && error.description.contains("Address already in use") {
+                try? await stop()
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent("server.log"))
+            }
         }
     }
 
