@@ -51,6 +51,15 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(copies)
         }
     }
+    // What a parse does with each synopsis: kept once in its part's block, found again by hash.
+    let synopses = snapshot.programmes.compactMap(\.synopsis)
+    Benchmark("TextBlock.Gathering.number, \(synopses.count) synopses") { benchmark in
+        for _ in benchmark.scaledIterations {
+            var gathering = TextBlock.Gathering(bytes: synopses.reduce(0) { $0 + $1.utf8.count })
+            for synopsis in synopses { blackHole(gathering.number(synopsis)) }
+            blackHole(gathering.block())
+        }
+    }
     Benchmark("XMLTVParser.parse, \(programmes) programmes") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try XMLTVParser(source: "bench").parse(xmltv, name: "bench.xml")) }
     }
