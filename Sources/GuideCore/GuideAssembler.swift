@@ -52,14 +52,17 @@ extension [Programme] {
     /// copied each (every field retained) and letting `other` go released them all again, on the
     /// one core assembling the guide.
     mutating func moveAppending(_ other: inout [Programme]) {
+        other.withUnsafeMutableBufferPointer { moveAppending(from: $0) }
+    }
+
+    /// Appends the programmes `source` holds by moving them, leaving empty ones in their place.
+    package mutating func moveAppending(from source: UnsafeMutableBufferPointer<Programme>) {
+        guard let first = source.baseAddress else { return }
         // Nothing in it is counted: holding and dropping it touches no reference.
         let empty = Programme(channel: "", start: .distantPast, title: "", source: "")
-        other.withUnsafeMutableBufferPointer { source in
-            guard let first = source.baseAddress else { return }
-            for place in first..<first + source.count {
-                append(place.move())
-                place.initialize(to: empty)
-            }
+        for place in first..<first + source.count {
+            append(place.move())
+            place.initialize(to: empty)
         }
     }
 }

@@ -13,7 +13,11 @@ package enum SnapshotCodec {
     /// companion's snapshot without its programmes). A whole snapshot goes to its file through
     /// `write(canonical:to:)`.
     package static func encodedBytes(_ snapshot: Snapshot) throws -> [UInt8] {
-        let canonical = Self.canonical(snapshot)
+        try encodedBytes(canonical: canonical(snapshot))
+    }
+
+    /// `encodedBytes` of a snapshot that is canonical already (`canonical(_:)`).
+    package static func encodedBytes(canonical: Snapshot) throws -> [UInt8] {
         // About 800 bytes per programme; reserving once avoids copying tens of MB while growing.
         let audienceRecords = canonical.audiences.reduce(0) { $0 + $1.records.count }
         var writer = JSONWriter(pretty: true, capacity: 4_096 + canonical.programmes.count * 800 + canonical.channels.count * 300

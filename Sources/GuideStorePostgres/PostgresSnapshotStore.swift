@@ -73,7 +73,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     package func commit(_ snapshot: Snapshot) async throws -> String {
         let canonical = SnapshotCodec.canonical(snapshot)
         // The companion's contents need only the JSON's length: made on another core meanwhile.
-        let (data, contents) = try concurrently({ try SnapshotCodec.encode(canonical) },
+        let (data, contents) = try concurrently({ Data(try SnapshotCodec.encodedBytes(canonical: canonical)) },
                                                 { Result { try PackedSnapshot.Contents(canonical: canonical) } })
         let packed = Data(try contents.get().bytes(for: .init(storedWithJSONOf: data.count)))
         let commit = { @Sendable (connection: PostgresConnection) async throws -> Int64 in

@@ -128,51 +128,33 @@ struct ParsedPart: Sendable {
     /// channel's in document order.
     var byChannel: [String: [Programme]] = [:]
 
-    /// Moves the programmes into `byChannel`. Popped from the end, each programme moves into its
-    /// channel's list instead of being copied (a copy retains every field), and moves again to
-    /// put the list back in order (`reverse()` copies through `swapAt`).
-    /// A guide lists a channel's airings together, so the tables are looked up once per run of
-    /// them rather than once per airing.
+    /// Moves the programmes into `byChannel` (`Array.moveAppending`: a copy retains every
+    /// field). A guide lists a channel's airings together, so it goes a run of them at a time,
+    /// and the tables are looked up once per run rather than once per airing.
     mutating func groupByChannel() {
+        var runs: [(channel: String, range: Range<Int>)] = []
         var counts: [String: Int] = [:]
         programmes.withUnsafeBufferPointer { buffer in
-            var run = 0
-            while run < buffer.count {
-                let channel = buffer[run].channel
-                var end = run + 1
+            var start = 0
+            while start < buffer.count {
+                let channel = buffer[start].channel
+                var end = start + 1
                 while end < buffer.count, buffer[end].channel == channel { end += 1 }
-                counts[channel, default: 0] += end - run
-                run = end
+                runs.append((channel, start..<end))
+                counts[channel, default: 0] += end - start
+                start = end
             }
         }
-        var reversed = counts.mapValues { count -> [Programme] in
+        byChannel = counts.mapValues { count -> [Programme] in
             var list: [Programme] = []
             list.reserveCapacity(count)
             return list
         }
-        // The list of the run being moved, out of the table while it grows so that it is never shared.
-        var runChannel: String?
-        var run: [Programme] = []
-        while let programme = programmes.popLast() {
-            if programme.channel != runChannel {
-                if let runChannel { reversed[runChannel] = run }
-                runChannel = programme.channel
-                run = reversed.removeValue(forKey: programme.channel)!
-            }
-            run.append(consume programme)
+        programmes.withUnsafeMutableBufferPointer { buffer in
+            for run in runs { byChannel[run.channel]!.moveAppending(from: UnsafeMutableBufferPointer(rebasing: buffer[run.range])) }
         }
-        if let runChannel { reversed[runChannel] = run }
-        run = []
-        // Emptied, it still holds its room: let go before the lists are turned round.
+        // Only the empty programmes the moves left are let go.
         programmes = []
-        byChannel.reserveCapacity(reversed.count)
-        for (channel, count) in counts {
-            var backwards = reversed.removeValue(forKey: channel)!
-            var forwards: [Programme] = []
-            forwards.reserveCapacity(count)
-            while let programme = backwards.popLast() { forwards.append(consume programme) }
-            byChannel[channel] = forwards
-        }
     }
 }
 
