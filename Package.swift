@@ -33,7 +33,7 @@ let package = Package(
     ],
     targets: [
         // The model, provider protocols, chains, normalisation, snapshots and diff. Foundation only.
-        .target(name: "GuideCore", swiftSettings: strictImports),
+        .target(name: "GuideCore", dependencies: ["CMalloc"], swiftSettings: strictImports),
         // providers.yaml → typed configuration.
         .target(name: "GuideConfig", dependencies: [
             "GuideCore",
@@ -88,7 +88,6 @@ let package = Package(
         // Knows GuideCore only; the CLI hands it the refresh and the XMLTV export.
         .target(name: "GuideServer", dependencies: [
             "GuideCore",
-            "CMalloc",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

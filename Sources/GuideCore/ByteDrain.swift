@@ -1,9 +1,9 @@
 /// Where a writer hands its bytes as it goes: a snapshot's JSON and its companion are written
-/// straight to their files, a few megabytes at a time, rather than held whole. After a failure
+/// straight to their files, a megabyte at a time, rather than held whole. After a failure
 /// the rest is dropped, and the writer's `finish()` throws it.
 final class ByteDrain {
     /// About how many bytes a writer holds before handing them over.
-    static let batch = 4 << 20
+    static let batch = 1 << 20
     /// What a writer reserves: a batch, and what it may write past it before handing it over.
     static let capacity = 2 * batch
     private let write: (UnsafeRawBufferPointer) throws -> Void

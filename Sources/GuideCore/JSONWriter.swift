@@ -34,7 +34,7 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// A writer that hands its bytes to `drain` a few megabytes at a time (and what is left at
+    /// A writer that hands its bytes to `drain` a megabyte at a time (and what is left at
     /// `finish()`), instead of keeping them all.
     init(pretty: Bool, drain: ByteDrain) {
         self.pretty = pretty
@@ -126,12 +126,17 @@ struct JSONWriter {
                 return writer.bytes
             }
             // Each slice is let go once copied: the document and every slice at once would hold
-            // the programmes' bytes twice.
+            // the programmes' bytes twice. With a drain, it is handed over as it is, after what
+            // came before it: copied, it grew the writer's buffer to a round's size.
             for slice in written.indices {
-                bytes.append(contentsOf: written[slice])
+                if let drain {
+                    drain.take(&bytes)
+                    drain.take(&written[slice])
+                } else {
+                    bytes.append(contentsOf: written[slice])
+                }
                 written[slice] = []
             }
-            drain?.takeIfFull(&bytes)
         }
         newlineAndIndent()
         bytes.append(0x5D)

@@ -92,7 +92,7 @@ package enum PackedSnapshot {
         try Contents(canonical: SnapshotCodec.canonical(snapshot)).bytes(for: identity)
     }
 
-    /// `encode(snapshot, for: identity)`'s bytes, handed to `write` a few megabytes at a time:
+    /// `encode(snapshot, for: identity)`'s bytes, handed to `write` a megabyte at a time:
     /// a build writes the companion straight to its file, without holding it whole (126 MB at
     /// 3,000 channels × 7 days, on top of the guide).
     package static func encode(_ snapshot: Snapshot, for identity: Identity,
@@ -108,10 +108,21 @@ package enum PackedSnapshot {
         private let synopses: TextTable
         private let templates: TextTable
         private let programmes: Int
-        private let slices: [(programmes: Int, bytes: [UInt8])]
+        private let slices: [(programmes: Int, records: Records)]
+        /// Where the records went as they were made: they are written last, after the tables
+        /// only complete once every record is made, and held until then they were 17 MB at
+        /// 3,000 channels × 7 days, beside the JSON being written.
+        private let recordsFile: SpillFile?
+
+        /// A slice's records, in memory or at `bytes` of `recordsFile`.
+        private enum Records {
+            case held([UInt8])
+            case written(bytes: Range<Int>)
+        }
 
         /// `canonical`: as `SnapshotCodec.canonical` gives it (so as the JSON reads back).
-        package init(canonical: Snapshot) throws {
+        /// `recordsHeldUpTo`: how many bytes of records are held before they go to a temporary file.
+        package init(canonical: Snapshot, recordsHeldUpTo heldBytes: Int = TextBlock.Gathering.spillThreshold) throws {
             var rest = canonical
             rest.programmes = []
             restJSON = try SnapshotCodec.encodedBytes(rest)
@@ -136,13 +147,15 @@ package enum PackedSnapshot {
                 }
                 return (local.strings, numbers)
             }
-            // Room for half as many texts as airings (3,000 channels × 7 days have 254,000 texts
-            // for 532,000 airings): tables the size of the guide held about 12 MB more each, beside
-            // the JSON being written.
-            var texts = TextTable(capacity: programmes.count / 2)
+            // Room for five texts every eight airings (3,000 channels × 7 days have 254,000 texts
+            // for 501,000 airings, one more than half, which doubled the table): tables the size
+            // of the guide held about 12 MB more each, beside the JSON being written.
+            var texts = TextTable(capacity: programmes.count * 5 / 8)
             var synopses = TextTable(capacity: programmes.count)
             var templates = TextTable(capacity: 1_024)
-            var slices: [(programmes: Int, bytes: [UInt8])] = []
+            var slices: [(programmes: Int, records: Records)] = []
+            var recordsFile: SpillFile?
+            var recordsHeld = 0, recordsWritten = 0
             // A channel's and a source's airings come together: each is numbered once per run (their
             // bytes compared, as the table compares texts, not their canonical equivalence).
             var channel = (text: "", number: UInt64(0)), source = (text: "", number: UInt64(0))
@@ -181,11 +194,19 @@ package enum PackedSnapshot {
                 programmes.withUnsafeBufferPointer { buffer in
                     for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
                 }
-                slices.append((sliceRange.count, records.bytes))
+                if recordsHeld + records.bytes.count > heldBytes, recordsWritten == 0, recordsFile == nil { recordsFile = SpillFile() }
+                if let file = recordsFile, file.write(records.bytes, at: recordsWritten) {
+                    slices.append((sliceRange.count, .written(bytes: recordsWritten..<recordsWritten + records.bytes.count)))
+                    recordsWritten += records.bytes.count
+                } else {
+                    // A small guide's, or no temporary file could be made, or a full disk: held.
+                    slices.append((sliceRange.count, .held(records.bytes)))
+                    recordsHeld += records.bytes.count
+                }
             }
             // Their numbers are given: what remains is written, and the lookups would only take room.
             (self.texts, self.synopses, self.templates) = (texts.numbered, synopses.numbered, templates.numbered)
-            (self.programmes, self.slices) = (programmes.count, slices)
+            (self.programmes, self.slices, self.recordsFile) = (programmes.count, slices, recordsFile)
         }
 
         /// The companion of the JSON `identity` names, whole.
@@ -195,7 +216,7 @@ package enum PackedSnapshot {
             return bytes
         }
 
-        /// The companion of the JSON `identity` names, handed to `write` a few megabytes at a time.
+        /// The companion of the JSON `identity` names, handed to `write` a megabyte at a time.
         package func write(for identity: Identity, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
             try withoutActuallyEscaping(write) { write in
                 var out = PackedBytes(drain: ByteDrain(write))
@@ -221,8 +242,20 @@ package enum PackedSnapshot {
                 out.u64(UInt64(slices.count))
                 for slice in slices {
                     out.u64(UInt64(slice.programmes))
-                    out.u64(UInt64(slice.bytes.count))
-                    out.append(slice.bytes)
+                    switch slice.records {
+                    case .held(let bytes):
+                        out.u64(UInt64(bytes.count))
+                        out.append(bytes)
+                    case .written(let range):
+                        out.u64(UInt64(range.count))
+                        try recordsFile!.withBytes(range) { bytes in
+                            guard bytes.count == range.count else {
+                                throw SnapshotError.io(file: "their temporary file", operation: "read the companion's records back from",
+                                                       detail: "\(bytes.count) of \(range.count) bytes read")
+                            }
+                            out.append(bytes)
+                        }
+                    }
                 }
                 try out.finish()
             }
@@ -386,10 +419,11 @@ package enum PackedSnapshot {
 /// `TextBlock` for a synopsis) instead of being copied into the table: a table of synopses as
 /// `String`s was 76 bytes an airing besides the text.
 private struct TextTable: Sendable {
-    private var index = TextIndex()
+    private var index: TextIndex
     private var texts: [StoredText] = []
 
     init(capacity: Int) {
+        index = TextIndex(capacity: capacity)
         texts.reserveCapacity(capacity)
     }
 
@@ -404,7 +438,7 @@ private struct TextTable: Sendable {
         let found = text.withUTF8 { utf8 in index.number(hash: hash) { texts[$0].withUTF8 { sameBytes($0, utf8) } } }
         if let found { return UInt64(found) }
         texts.append(text)
-        return UInt64(index.add(hash: hash))
+        return UInt64(index.add(hash: hash) { texts[$0].hash })
     }
 
     /// The same texts, without the lookup that numbered them.
@@ -438,7 +472,7 @@ private struct PackedBytes {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Bytes handed to `drain` a few megabytes at a time, and what is left at `finish()`.
+    /// Bytes handed to `drain` a megabyte at a time, and what is left at `finish()`.
     init(drain: ByteDrain) {
         self.drain = drain
         bytes.reserveCapacity(ByteDrain.capacity)

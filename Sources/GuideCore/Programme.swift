@@ -329,20 +329,14 @@ extension Programme: CustomReflectable {
 
 /// The fields of `Programme` that most airings leave empty or share with many others. The larger
 /// ones are boxed once more, so that a film's credits and year do not carry room for a series'
-/// episode numbers.
+/// episode numbers, and what few airings have (other languages' texts, ratings, video and audio,
+/// XMLTV's extras…) is in one more box: a film or an episode has details of its own, and at
+/// 3,000 channels × 7 days, 150,000 of them with room for every field took 24 MB more.
 struct ProgrammeDetails: Sendable, Hashable {
     var textLanguage: String?
     var categories: [LocalizedText]?
     var images: [ImageRef]?
     var providerIDs: [String: String]?
-    var sameStartIndex: Int?
-    var xmltv: XMLTVExtras? {
-        get { xmltvBox?.value }
-        set { xmltvBox = newValue.map(Boxed.init) }
-    }
-    private var xmltvBox: Boxed<XMLTVExtras>?
-    var otherTexts: [ProgrammeText]?
-    var keywords: [LocalizedText]?
     var date: String?
     var year: Int?
     var episode: Episode? {
@@ -350,33 +344,109 @@ struct ProgrammeDetails: Sendable, Hashable {
         set { episodeBox = newValue.map(Boxed.init) }
     }
     var credits: [Credit]?
-    var language: String?
-    var originalLanguage: String?
-    var countries: [String]?
-    var length: Int?
-    var urls: [String]?
+    private var episodeBox: Boxed<Episode>?
+    /// Nil while every rare field is: equal details are equal however they were set.
+    private var rareBox: Boxed<RareDetails>?
+
+    var sameStartIndex: Int? {
+        get { rareBox?.value.sameStartIndex }
+        set { changeRare { $0.sameStartIndex = newValue } }
+    }
+    var xmltv: XMLTVExtras? {
+        get { rareBox?.value.xmltv }
+        set { changeRare { $0.xmltv = newValue } }
+    }
+    var otherTexts: [ProgrammeText]? {
+        get { rareBox?.value.otherTexts }
+        set { changeRare { $0.otherTexts = newValue } }
+    }
+    var keywords: [LocalizedText]? {
+        get { rareBox?.value.keywords }
+        set { changeRare { $0.keywords = newValue } }
+    }
+    var language: String? {
+        get { rareBox?.value.language }
+        set { changeRare { $0.language = newValue } }
+    }
+    var originalLanguage: String? {
+        get { rareBox?.value.originalLanguage }
+        set { changeRare { $0.originalLanguage = newValue } }
+    }
+    var countries: [String]? {
+        get { rareBox?.value.countries }
+        set { changeRare { $0.countries = newValue } }
+    }
+    var length: Int? {
+        get { rareBox?.value.length }
+        set { changeRare { $0.length = newValue } }
+    }
+    var urls: [String]? {
+        get { rareBox?.value.urls }
+        set { changeRare { $0.urls = newValue } }
+    }
     var video: VideoInfo? {
-        get { videoBox?.value }
-        set { videoBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.video }
+        set { changeRare { $0.video = newValue } }
     }
     var audio: AudioInfo? {
-        get { audioBox?.value }
-        set { audioBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.audio }
+        set { changeRare { $0.audio = newValue } }
     }
     var previouslyShown: PreviouslyShown? {
-        get { previouslyShownBox?.value }
-        set { previouslyShownBox = newValue.map(Boxed.init) }
+        get { rareBox?.value.previouslyShown }
+        set { changeRare { $0.previouslyShown = newValue } }
     }
-    private var episodeBox: Boxed<Episode>?
-    private var videoBox: Boxed<VideoInfo>?
-    private var audioBox: Boxed<AudioInfo>?
-    private var previouslyShownBox: Boxed<PreviouslyShown>?
-    var premiere: Bool?
-    var lastChance: Bool?
-    var isNew: Bool?
-    var subtitles: [SubtitleInfo]?
-    var ratings: [Rating]?
-    var starRatings: [Rating]?
+    var premiere: Bool? {
+        get { rareBox?.value.premiere }
+        set { changeRare { $0.premiere = newValue } }
+    }
+    var lastChance: Bool? {
+        get { rareBox?.value.lastChance }
+        set { changeRare { $0.lastChance = newValue } }
+    }
+    var isNew: Bool? {
+        get { rareBox?.value.isNew }
+        set { changeRare { $0.isNew = newValue } }
+    }
+    var subtitles: [SubtitleInfo]? {
+        get { rareBox?.value.subtitles }
+        set { changeRare { $0.subtitles = newValue } }
+    }
+    var ratings: [Rating]? {
+        get { rareBox?.value.ratings }
+        set { changeRare { $0.ratings = newValue } }
+    }
+    var starRatings: [Rating]? {
+        get { rareBox?.value.starRatings }
+        set { changeRare { $0.starRatings = newValue } }
+    }
+
+    private mutating func changeRare(_ change: (inout RareDetails) -> Void) {
+        var rare = rareBox?.value ?? RareDetails()
+        change(&rare)
+        rareBox = rare == RareDetails() ? nil : Boxed(rare)
+    }
+
+    private struct RareDetails: Codable, Sendable, Hashable {
+        var sameStartIndex: Int?
+        var xmltv: XMLTVExtras?
+        var otherTexts: [ProgrammeText]?
+        var keywords: [LocalizedText]?
+        var language: String?
+        var originalLanguage: String?
+        var countries: [String]?
+        var length: Int?
+        var urls: [String]?
+        var video: VideoInfo?
+        var audio: AudioInfo?
+        var previouslyShown: PreviouslyShown?
+        var premiere: Bool?
+        var lastChance: Bool?
+        var isNew: Bool?
+        var subtitles: [SubtitleInfo]?
+        var ratings: [Rating]?
+        var starRatings: [Rating]?
+    }
 }
 
 /// `ProgrammeDetails` behind a reference. Unchecked: it is only written through

@@ -27,7 +27,7 @@ package enum SnapshotCodec {
         return writer.bytes
     }
 
-    /// The bytes of `encodedBytes(snapshot)`, handed to `write` a few megabytes at a time: a
+    /// The bytes of `encodedBytes(snapshot)`, handed to `write` a megabyte at a time: a
     /// build writes its snapshot straight to the file, without holding the whole JSON (a third
     /// of a build's peak memory at 3,000 channels). `snapshot` must be canonical already.
     package static func write(canonical snapshot: Snapshot, to write: (UnsafeRawBufferPointer) throws -> Void) throws {

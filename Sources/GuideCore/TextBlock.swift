@@ -4,9 +4,17 @@ import Foundation
 /// kept so: nearly every airing has a synopsis of its own, and as a `String` each was an
 /// allocation with about 45 bytes of header and rounding besides its text (bench/scale.sh counts
 /// a served guide's bytes per programme). A text is made a `String` only when read.
+///
+/// A block a parser gathered past `Gathering.spillThreshold` keeps its texts in a temporary file
+/// (`SpillFile`) rather than in memory: a large guide's synopses are a third of what a build
+/// holds, and in the page cache they count against no process and the kernel may write them out.
 package final class TextBlock: Sendable {
+    /// The texts kept in memory: all of them, or those after the `spilledBytes` written out.
     private let bytes: [UInt8]
-    /// Where each text ends in `bytes`; the first starts at 0 and each next where the last ended.
+    /// Where the first `spilledBytes` of the texts were written out.
+    private let spilled: SpillFile?
+    private let spilledBytes: Int
+    /// Where each text ends in the texts' bytes; the first starts at 0 and each next where the last ended.
     private let ends: [UInt32]
     /// Each text's `TextBlock.hash`, when the block was gathered in this process
     /// (`TextBlock.Gathering`): a snapshot companion then numbers the texts without hashing
@@ -18,13 +26,17 @@ package final class TextBlock: Sendable {
         guard bytes.count <= Int(UInt32.max), ends.last.map(Int.init) ?? 0 == bytes.count,
               Self.isWholeUTF8(bytes, ends: ends) else { return nil }
         self.bytes = bytes
+        spilled = nil
+        spilledBytes = 0
         self.ends = ends
         hashes = nil
     }
 
     /// Texts that were `String`s, so whole UTF-8 already.
-    private init(gathered bytes: [UInt8], ends: [UInt32], hashes: [Int]) {
+    private init(gathered bytes: [UInt8], spilled: SpillFile?, spilledBytes: Int, ends: [UInt32], hashes: [Int]) {
         self.bytes = bytes
+        self.spilled = spilled
+        self.spilledBytes = spilledBytes
         self.ends = ends
         self.hashes = hashes
     }
@@ -36,9 +48,21 @@ package final class TextBlock: Sendable {
     }
 
     package func withUTF8<Result>(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let start = number == 0 ? 0 : Int(ends[number - 1])
-        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<Int(ends[number])])) }
+        let range = (number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])
+        return try Self.withBytes(range, in: bytes, after: spilledBytes, of: spilled, body)
     }
+
+    /// Texts' bytes from wherever a block keeps them; a text is never split between the two.
+    fileprivate static func withBytes<Result>(_ range: Range<Int>, in bytes: [UInt8], after spilledBytes: Int, of spilled: SpillFile?,
+                                              _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if range.lowerBound < spilledBytes, let spilled { return try spilled.withBytes(range, body) }
+        return try bytes.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[(range.lowerBound - spilledBytes)..<(range.upperBound - spilledBytes)]))
+        }
+    }
+
+    /// How many of the texts' bytes are in a temporary file rather than in memory.
+    package var bytesWrittenOut: Int { spilledBytes }
 
     /// The text's `TextBlock.hash`.
     package func hash(_ number: Int) -> Int {
@@ -54,15 +78,31 @@ package final class TextBlock: Sendable {
     }
 
     /// Texts read one at a time into a block, each distinct text once: a parser's synopses, which
-    /// as `String`s cost an allocation each, with about 45 bytes of header and rounding.
+    /// as `String`s cost an allocation each, with about 45 bytes of header and rounding. Past
+    /// `threshold` bytes they are written to a temporary file as they come, a buffer at a time.
     package struct Gathering {
+        /// The texts not yet written out, which follow the `written` bytes in `spilled`.
         private var bytes: [UInt8] = []
+        private var written = 0
+        private var spilled: SpillFile?
+        private var threshold: Int
         private var ends: [UInt32] = []
+        private var hashes: [Int] = []
         private var index = TextIndex()
 
+        /// A mebibyte: a guide's worth of synopses (100 MB at 3,000 channels) is written out in
+        /// writes large enough to cost nothing, while a small guide's never leave memory.
+        package static let spillThreshold = 1 << 20
+
         /// `bytes`: about as many bytes as the texts will take; room not used is never touched.
-        package init(bytes: Int) {
-            self.bytes.reserveCapacity(bytes)
+        /// `texts`: about how many texts will come (a guide's tables grown by doubling were up to
+        /// twice their size). `threshold`: kept in memory up to this many bytes, then written out.
+        package init(bytes: Int, texts: Int = 0, spillingPast threshold: Int = spillThreshold) {
+            self.threshold = threshold
+            self.bytes.reserveCapacity(threshold > bytes / 2 ? bytes : 2 * threshold)
+            ends.reserveCapacity(texts)
+            hashes.reserveCapacity(texts)
+            index = TextIndex(capacity: texts)
         }
 
         package var isEmpty: Bool { ends.isEmpty }
@@ -74,19 +114,36 @@ package final class TextBlock: Sendable {
             return text.withUTF8 { utf8 -> Int? in
                 let hash = TextBlock.hash(utf8)
                 let found = index.number(hash: hash) { number in
-                    let start = number == 0 ? 0 : Int(ends[number - 1])
-                    return bytes.withUnsafeBufferPointer { sameBytes(utf8, UnsafeBufferPointer(rebasing: $0[start..<Int(ends[number])])) }
+                    let range = (number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])
+                    return TextBlock.withBytes(range, in: bytes, after: written, of: spilled) { sameBytes(utf8, $0) }
                 }
                 if let found { return found }
-                guard bytes.count + utf8.count <= Int(UInt32.max) else { return nil }
+                guard written + bytes.count + utf8.count <= Int(UInt32.max) else { return nil }
                 bytes.append(contentsOf: utf8)
-                ends.append(UInt32(bytes.count))
-                return index.add(hash: hash)
+                ends.append(UInt32(written + bytes.count))
+                hashes.append(hash)
+                if bytes.count >= threshold { spill() }
+                return index.add(hash: hash) { hashes[$0] }
             }
         }
 
-        package func block() -> TextBlock {
-            TextBlock(gathered: bytes, ends: ends, hashes: index.hashes)
+        /// Writes the buffered texts out. When no temporary file can be made, or a write fails (a
+        /// full disk), the texts from there on stay in memory; those written out stay there.
+        private mutating func spill() {
+            if spilled == nil, written == 0 { spilled = SpillFile() }
+            if let file = spilled, file.write(bytes, at: written) {
+                written += bytes.count
+                bytes.removeAll(keepingCapacity: true)
+            } else {
+                threshold = .max
+            }
+        }
+
+        package consuming func block() -> TextBlock {
+            if spilled != nil, !bytes.isEmpty { spill() }
+            // The buffer's room goes with the texts written out.
+            if bytes.isEmpty { bytes = [] }
+            return TextBlock(gathered: bytes, spilled: spilled, spilledBytes: written, ends: ends, hashes: hashes)
         }
     }
 
@@ -156,16 +213,21 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 /// their programme keeps them, and only the table's owner can compare them. Open addressing
 /// over the numbers, each slot with the high half of its text's hash: a search reads one slot
 /// per step and touches a text only when that half matches (the table is larger than the caches,
-/// and each other read was a miss). 24 to 40 bytes a text with its hash, where a `Dictionary`
-/// of `String`s took about 76.
+/// and each other read was a miss). The owner keeps the hashes (a block has them already) and
+/// gives them back when the table grows: 11 to 21 bytes a text, where a `Dictionary` of
+/// `String`s took about 76.
 struct TextIndex {
     /// A text's number + 1 in the low 32 bits and its hash's high 32 bits above, at its hash's
     /// place or the next free one after it; 0 is free.
-    private var slots = [UInt64](repeating: 0, count: 16)
-    /// Each numbered text's hash, by number.
-    private(set) var hashes: [Int] = []
+    private var slots: [UInt64]
+    private(set) var count = 0
 
-    var count: Int { hashes.count }
+    /// Room for `capacity` texts before the table grows.
+    init(capacity: Int = 0) {
+        var size = 16
+        while size * 3 < capacity * 4 { size *= 2 }
+        slots = [UInt64](repeating: 0, count: size)
+    }
 
     /// The number of the text with `hash` that `isText` says is the one looked for, if any.
     func number(hash: Int, isText: (Int) -> Bool) -> Int? {
@@ -182,17 +244,17 @@ struct TextIndex {
         return nil
     }
 
-    /// Numbers a text not yet in the table.
-    mutating func add(hash: Int) -> Int {
-        let number = hashes.count
-        hashes.append(hash)
-        // At most half full, so a search soon meets a free slot.
-        if hashes.count * 2 > slots.count {
+    /// Numbers a text not yet in the table. `hashOf`: the hash of a text numbered before, for
+    /// placing them all again when the table grows.
+    mutating func add(hash: Int, hashOf: (Int) -> Int) -> Int {
+        let number = count
+        count += 1
+        // At most three quarters full, so a search soon meets a free slot.
+        if count * 4 > slots.count * 3 {
             slots = [UInt64](repeating: 0, count: slots.count * 2)
-            for (number, hash) in hashes.enumerated() { place(number, hash: hash) }
-        } else {
-            place(number, hash: hash)
+            for earlier in 0..<number { place(earlier, hash: hashOf(earlier)) }
         }
+        place(number, hash: hash)
         return number
     }
 

@@ -77,7 +77,7 @@ import Darwin
         }
     }
 
-    @Test func aCompanionIsHandedOverAFewMegabytesAtATime() throws {
+    @Test func aCompanionIsHandedOverAMegabyteAtATime() throws {
         var snapshot = try Self.large()
         // Synopses of their own, 10 MB of them: more than two pieces' worth.
         for index in snapshot.programmes.indices {
@@ -242,11 +242,11 @@ import Darwin
 
     @Test func textsWithTheSameHashAreToldApartAndFoundAfterTheTableGrows() {
         var index = TextIndex()
-        var texts: [String] = []
+        var texts: [(text: String, hash: Int)] = []
         func number(_ text: String, hash: Int) -> Int {
-            if let found = index.number(hash: hash, isText: { texts[$0] == text }) { return found }
-            texts.append(text)
-            return index.add(hash: hash)
+            if let found = index.number(hash: hash, isText: { texts[$0].text == text }) { return found }
+            texts.append((text, hash))
+            return index.add(hash: hash) { texts[$0].hash }
         }
         // Every text on one hash, then as many again on hashes that share its place in the table.
         for n in 0..<100 { #expect(number("same \(n)", hash: 7) == n) }
@@ -261,13 +261,15 @@ import Darwin
         #expect(number("same 5", hash: 7) == 5)
     }
 
-    /// A programme's synopsis left in a block reads, compares, encodes and packs as the `String` it is.
-    @Test func synopsesInABlockAreWrittenAsTheirStrings() throws {
+    /// A programme's synopsis left in a block reads, compares, encodes and packs as the `String`
+    /// it is, whether the block is in memory or was written to a temporary file (past 64 bytes).
+    @Test(arguments: [Int.max, 64])
+    func synopsesInABlockAreWrittenAsTheirStrings(spillingPast threshold: Int) throws {
         let golden = try PackedSnapshotTests.golden()
         // The same synopses in two blocks, the second half's block holding the first half's texts
         // too: the companion must still number each text once.
         let half = golden.programmes.count / 2
-        var first = TextBlock.Gathering(bytes: 0), second = TextBlock.Gathering(bytes: 0)
+        var first = TextBlock.Gathering(bytes: 0, spillingPast: threshold), second = TextBlock.Gathering(bytes: 0, spillingPast: threshold)
         var numbers: [(block: Int, number: Int)?] = []
         for (index, programme) in golden.programmes.enumerated() {
             guard let synopsis = programme.synopsis else { numbers.append(nil); continue }
@@ -279,6 +281,7 @@ import Darwin
             }
         }
         let blocks = [first.block(), second.block()]
+        #expect(blocks.allSatisfy { ($0.bytesWrittenOut > 0) == (threshold < Int.max) })
         var stored = golden
         for index in stored.programmes.indices {
             if let (block, number) = numbers[index] { stored.programmes[index].setSynopsis(number, in: blocks[block]) }
@@ -287,5 +290,43 @@ import Darwin
         #expect(stored == golden)
         #expect(try SnapshotCodec.encode(stored) == SnapshotCodec.encode(golden))
         #expect(try PackedSnapshot.encode(stored, for: PackedSnapshotTests.identity) == PackedSnapshot.encode(golden, for: PackedSnapshotTests.identity))
+    }
+
+    /// Texts written out as they come read back whatever the order they are asked in: in order (a
+    /// writer's pass, read a window at a time), backwards, one inside the reading of another, and
+    /// longer than a window.
+    @Test func aBlockWrittenOutReadsBackEveryTextInAnyOrder() throws {
+        let texts = (0..<3_000).map { "Sinopsis \($0) " + String(repeating: "ñ", count: $0 % 97) } + [String(repeating: "larga ", count: 100_000), "última"]
+        var gathering = TextBlock.Gathering(bytes: 0, texts: texts.count, spillingPast: 4_096)
+        let numbers = try texts.map { try Self.number($0, in: &gathering) }
+        #expect(try Self.number(texts[1_234], in: &gathering) == numbers[1_234])
+        let block = gathering.block()
+        #expect(block.bytesWrittenOut == Set(texts).reduce(0) { $0 + $1.utf8.count })
+        for number in numbers { #expect(block.text(number) == texts[number]) }
+        for number in numbers.reversed() { #expect(block.text(number) == texts[number]) }
+        for number in stride(from: 0, to: numbers.count, by: 7) {
+            let same = block.withUTF8(number) { outer in block.withUTF8(numbers.count - 1 - number) { inner in (Array(outer), Array(inner)) } }
+            #expect(same.0.elementsEqual(texts[number].utf8) && same.1.elementsEqual(texts[numbers.count - 1 - number].utf8))
+            var copy = texts[number]
+            #expect(block.hash(number) == copy.withUTF8(TextBlock.hash))
+        }
+    }
+
+    #if os(Linux)
+    @Test func aSpillFileHasNoNameLeftInItsFolder() throws {
+        let file = try #require(SpillFile())
+        #expect(file.write(Array("texto".utf8), at: 0))
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(file.descriptor)")
+        #expect(target.contains("tvguide-spill.") && target.hasSuffix(" (deleted)"), "\(target)")
+        #expect(file.withBytes(1..<4) { String(decoding: $0, as: UTF8.self) } == "ext")
+    }
+    #endif
+
+    @Test func recordsWrittenToATemporaryFileMakeTheSameCompanion() throws {
+        let snapshot = SnapshotCodec.canonical(try PackedSnapshotTests.golden())
+        let held = try PackedSnapshot.Contents(canonical: snapshot, recordsHeldUpTo: .max).bytes(for: PackedSnapshotTests.identity)
+        let written = try PackedSnapshot.Contents(canonical: snapshot, recordsHeldUpTo: 0).bytes(for: PackedSnapshotTests.identity)
+        #expect(written == held)
+        #expect(PackedSnapshot.decode(Data(written), expecting: PackedSnapshotTests.identity) == snapshot)
     }
 }

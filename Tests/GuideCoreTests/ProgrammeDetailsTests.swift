@@ -12,6 +12,27 @@ import Testing
         #expect(MemoryLayout<Programme>.stride <= 128)
     }
 
+    @Test func detailsHoldRoomOnlyForWhatMostFilmsAndEpisodesHave() {
+        // 256 bytes when every field had room; the rare ones are boxed apart.
+        #expect(MemoryLayout<ProgrammeDetails>.size <= 112)
+    }
+
+    @Test func rareDetailsSetThenClearedLeaveAnEqualProgramme() {
+        var plain = Programme(channel: "La1.es", start: Self.start, title: "Cine", source: "x")
+        plain.credits = [Credit(role: .actor, name: "Ana")]
+        var changed = plain
+        changed.ratings = [Rating(system: "ES", value: "+7")]
+        changed.language = "es"
+        changed.sameStartIndex = 1
+        #expect(changed != plain)
+        changed.ratings = nil
+        changed.language = nil
+        #expect(changed != plain && changed.sameStartIndex == 1)
+        changed.sameStartIndex = nil
+        #expect(changed == plain)
+        #expect(changed.hashValue == plain.hashValue)
+    }
+
     @Test func detailsSetThenClearedLeaveAnEqualProgramme() {
         let plain = Programme(channel: "La1.es", start: Self.start, title: "Cine", source: "x")
         var changed = plain

@@ -68,11 +68,9 @@ package struct XMLTVParser: Sendable {
                let parsed = parsedParts(split, name: name, expandEntities: expandEntities, byChannel: byChannel) {
                 return parsed
             }
-            let run = try ReaderRun(bytes: bytes, name: name, source: source, expandEntities: expandEntities)
+            let run = try ReaderRun(bytes: bytes, name: name, source: source, expandEntities: expandEntities, byChannel: byChannel)
             defer { run.close() }
-            var part = try run.parse()
-            if byChannel { part.groupByChannel() }
-            return [part]
+            return [try run.parse()]
         }
     }
 
@@ -85,13 +83,11 @@ package struct XMLTVParser: Sendable {
         let count = split.pieces.count
         let found = concurrentMap(count) { part -> ParsedPart? in
             guard let run = try? ReaderRun(pieces: split.pieces[part], handingBackPages: split.mappedFile, name: name, source: source,
-                                           expandEntities: expandEntities) else {
+                                           expandEntities: expandEntities, byChannel: byChannel) else {
                 return nil
             }
             defer { run.close() }
-            guard var parsed = try? run.parse() else { return nil }
-            if byChannel { parsed.groupByChannel() }
-            return parsed
+            return try? run.parse()
         }
         var parsed: [ParsedPart] = []
         // The slices' newlines are counted only when a part has a skipped programme to give a
@@ -124,38 +120,9 @@ struct ParsedPart: Sendable {
     var channelsMet: [String] = []
     var programmeChannelIDs: Set<String> = []
     var skipped: [XMLTVSkippedProgramme] = []
-    /// After `groupByChannel`, the programmes (then gone from `programmes`) by channel id, each
+    /// When read by channel, the programmes (none then in `programmes`) by channel id, each
     /// channel's in document order.
     var byChannel: [String: [Programme]] = [:]
-
-    /// Moves the programmes into `byChannel` (`Array.moveAppending`: a copy retains every
-    /// field). A guide lists a channel's airings together, so it goes a run of them at a time,
-    /// and the tables are looked up once per run rather than once per airing.
-    mutating func groupByChannel() {
-        var runs: [(channel: String, range: Range<Int>)] = []
-        var counts: [String: Int] = [:]
-        programmes.withUnsafeBufferPointer { buffer in
-            var start = 0
-            while start < buffer.count {
-                let channel = buffer[start].channel
-                var end = start + 1
-                while end < buffer.count, buffer[end].channel == channel { end += 1 }
-                runs.append((channel, start..<end))
-                counts[channel, default: 0] += end - start
-                start = end
-            }
-        }
-        byChannel = counts.mapValues { count -> [Programme] in
-            var list: [Programme] = []
-            list.reserveCapacity(count)
-            return list
-        }
-        programmes.withUnsafeMutableBufferPointer { buffer in
-            for run in runs { byChannel[run.channel]!.moveAppending(from: UnsafeMutableBufferPointer(rebasing: buffer[run.range])) }
-        }
-        // Only the empty programmes the moves left are let go.
-        programmes = []
-    }
 }
 
 extension XMLTVDocument {
@@ -202,6 +169,15 @@ private final class ReaderRun {
     private var synopses: TextBlock.Gathering
     private var synopsisNumbers: [UInt32] = []
     private static let noSynopsis = UInt32.max
+    /// Reading by channel (`ParsedPart.byChannel`): the run of programmes on one channel being
+    /// read, and their synopses' numbers, each put in its channel's list (sized to fit) when the
+    /// channel changes. Grouped once the part was read, the programmes were resident twice, on
+    /// every core at once: a build's peak.
+    private let byChannel: Bool
+    private var run: [Programme] = []
+    private var runSynopses: [UInt32] = []
+    private var runChannel = ""
+    private var synopsesByChannel: [String: [UInt32]] = [:]
     private var channelIDs: Set<String> = []
 
     // xmlReaderTypes as the Int32 that xmlTextReaderNodeType returns.
@@ -219,35 +195,42 @@ private final class ReaderRun {
     /// - Parameter expandEntities: the document declares internal entities, checked by
     ///   `XMLTVEntities`: their references in text are replaced by their text (without it,
     ///   libxml2's reader drops them, and `T &y; END` reads `T  END`).
-    convenience init(bytes: UnsafeRawBufferPointer, name: String, source: String, expandEntities: Bool) throws {
+    convenience init(bytes: UnsafeRawBufferPointer, name: String, source: String, expandEntities: Bool, byChannel: Bool) throws {
         let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
         let reader = xmlReaderForMemory(base, Int32(bytes.count), name, nil, Self.options(expandEntities))
-        try self.init(reader: reader, input: nil, programmeTags: Self.countProgrammeTags(in: bytes), bytes: bytes.count, name: name, source: source)
+        try self.init(reader: reader, input: nil, programmeTags: Self.countProgrammeTags(in: bytes), bytes: bytes.count, name: name, source: source,
+                      byChannel: byChannel)
     }
 
     /// A part of a document (`XMLTVParts`), read from its pieces in place.
-    convenience init(pieces: [UnsafeRawBufferPointer], handingBackPages: Bool, name: String, source: String, expandEntities: Bool) throws {
+    convenience init(pieces: [UnsafeRawBufferPointer], handingBackPages: Bool, name: String, source: String, expandEntities: Bool,
+                     byChannel: Bool) throws {
         let input = PieceInput(pieces, handingBackPages: handingBackPages)
         let reader = xmlReaderForIO({ context, buffer, capacity in
             guard let context, let buffer, capacity > 0 else { return -1 }
             return Int32(Unmanaged<PieceInput>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: Int(capacity)))
         }, nil, Unmanaged.passUnretained(input).toOpaque(), name, nil, Self.options(expandEntities))
-        try self.init(reader: reader, input: input, programmeTags: pieces.reduce(0) { $0 + Self.countProgrammeTags(in: $1) },
-                      bytes: pieces.reduce(0) { $0 + $1.count }, name: name, source: source)
+        try self.init(reader: reader, input: input,
+                      programmeTags: pieces.reduce(0) { $0 + Self.countProgrammeTags(in: $1, handingBackPages: handingBackPages) },
+                      bytes: pieces.reduce(0) { $0 + $1.count }, name: name, source: source, byChannel: byChannel)
     }
 
     /// `bytes`: the document's size, which its synopses hardly exceed (only entities expand).
-    private init(reader: xmlTextReaderPtr?, input: PieceInput?, programmeTags: Int, bytes: Int, name: String, source: String) throws {
+    private init(reader: xmlTextReaderPtr?, input: PieceInput?, programmeTags: Int, bytes: Int, name: String, source: String,
+                 byChannel: Bool) throws {
         guard let reader else { throw ProviderError.malformed("\(name): libxml2 could not start reading") }
         self.reader = reader
         self.input = input
         self.name = name
         self.source = source
-        synopses = TextBlock.Gathering(bytes: bytes)
+        self.byChannel = byChannel
+        synopses = TextBlock.Gathering(bytes: bytes, texts: programmeTags)
         interner = Interner(programmes: programmeTags)
-        // One array growth instead of twenty: each doubling would copy every programme so far.
-        found.programmes.reserveCapacity(programmeTags)
-        synopsisNumbers.reserveCapacity(programmeTags)
+        if !byChannel {
+            // One array growth instead of twenty: each doubling would copy every programme so far.
+            found.programmes.reserveCapacity(programmeTags)
+            synopsisNumbers.reserveCapacity(programmeTags)
+        }
         xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
             guard let context, let error else { return }
             Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
@@ -299,11 +282,13 @@ private final class ReaderRun {
                                                           endedEarly: sawRoot && !closedRoot))
         }
         guard sawRoot else { throw ProviderError.malformed("\(name): line 1: no <tv> element") }
+        endRun()
+        // Channels read in many runs (a file in order of time) grew their lists by doubling.
+        for channel in synopsesByChannel.keys { found.byChannel[channel]!.shrinkToFit() }
         if !synopses.isEmpty {
             let block = synopses.block()
-            for (index, number) in synopsisNumbers.enumerated() where number != Self.noSynopsis {
-                found.programmes[index].setSynopsis(Int(number), in: block)
-            }
+            Self.setSynopses(synopsisNumbers, of: &found.programmes, in: block)
+            for (channel, numbers) in synopsesByChannel { Self.setSynopses(numbers, of: &found.byChannel[channel]!, in: block) }
         }
         // Handed over, not shared with this run: a caller's first change (`groupByChannel`)
         // would otherwise copy every programme.
@@ -442,8 +427,32 @@ private final class ReaderRun {
         }
         if found.programmeChannelIDs.insert(channel).inserted { found.channelsMet.append(channel) }
         interner.intern(&programme)
-        found.programmes.append(programme)
-        synopsisNumbers.append(synopsisNumber)
+        if byChannel {
+            if channel != runChannel {
+                endRun()
+                runChannel = channel
+            }
+            run.append(programme)
+            runSynopses.append(synopsisNumber)
+        } else {
+            found.programmes.append(programme)
+            synopsisNumbers.append(synopsisNumber)
+        }
+    }
+
+    /// Puts the run read on one channel in that channel's list, moved (a copy retains every field).
+    private func endRun() {
+        guard !run.isEmpty else { return }
+        found.byChannel[runChannel, default: []].moveAppendingToFit(&run)
+        synopsesByChannel[runChannel, default: []].appendToFit(runSynopses)
+        run.removeAll(keepingCapacity: true)
+        runSynopses.removeAll(keepingCapacity: true)
+    }
+
+    private static func setSynopses(_ numbers: [UInt32], of programmes: inout [Programme], in block: TextBlock) {
+        programmes.withUnsafeMutableBufferPointer { programmes in
+            for (index, number) in numbers.enumerated() where number != noSynopsis { programmes[index].setSynopsis(Int(number), in: block) }
+        }
     }
 
     /// The text in the title's language, else the first; the rest go to `others` in source order.
@@ -817,14 +826,22 @@ private final class ReaderRun {
     }
 
     /// How many `<programme` start tags the bytes hold, by a plain byte search: far cheaper than
-    /// the parse, and it lets the programme array be allocated once.
-    static func countProgrammeTags(in bytes: UnsafeRawBufferPointer) -> Int {
+    /// the parse, and it lets the programme array be allocated once. `handingBackPages`: the
+    /// bytes map a file, whose pages are handed back behind the search (`PieceInput.handBack`),
+    /// or the whole file was resident before the parse began.
+    static func countProgrammeTags(in bytes: UnsafeRawBufferPointer, handingBackPages: Bool = false) -> Int {
         var count = 0
         var from = 0
+        var released = 0
         while let at = XMLTVParts.find("<programme", in: bytes, from: from) {
             count += 1
             from = at + 1
+            if handingBackPages, at - released >= PieceInput.releaseBatch {
+                PieceInput.handBack(bytes, from: released, upTo: at)
+                released = at
+            }
         }
+        if handingBackPages, bytes.count >= PieceInput.releasedPieceBytes { PieceInput.handBack(bytes, from: released, upTo: bytes.count) }
         return count
     }
 
@@ -832,6 +849,31 @@ private final class ReaderRun {
         while next() {
             if nodeType == Self.endElement, xmlTextReaderDepth(reader) == depth { return }
         }
+    }
+}
+
+private extension Array {
+    /// Appends `more`; a list made by it holds exactly its first run, and grows as usual after.
+    mutating func appendToFit(_ more: [Element]) {
+        if isEmpty { reserveCapacity(more.count) }
+        append(contentsOf: more)
+    }
+}
+
+private extension [Programme] {
+    /// `appendToFit`, with the programmes moved (`moveAppending`).
+    mutating func moveAppendingToFit(_ more: inout [Programme]) {
+        if isEmpty { reserveCapacity(more.count) }
+        more.withUnsafeMutableBufferPointer { moveAppending(from: $0) }
+    }
+
+    /// Moves the programmes to a list of their own size, when this one has an eighth more room.
+    mutating func shrinkToFit() {
+        guard capacity > count + count / 8 else { return }
+        var fitted: [Programme] = []
+        fitted.reserveCapacity(count)
+        withUnsafeMutableBufferPointer { fitted.moveAppending(from: $0) }
+        self = fitted
     }
 }
 

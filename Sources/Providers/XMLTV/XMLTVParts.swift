@@ -163,15 +163,21 @@ final class PieceInput {
 
     /// The whole pages of `current` between what was handed back and `end`.
     private func release(_ current: UnsafeRawBufferPointer, upTo end: Int) {
+        Self.handBack(current, from: released, upTo: end)
+        released = end
+    }
+
+    /// Hands the kernel back the whole pages of a mapped file's `piece` between `start` and `end`:
+    /// read once, they would otherwise stay resident (and counted) until the mapping goes.
+    static func handBack(_ piece: UnsafeRawBufferPointer, from start: Int, upTo end: Int) {
         #if os(Linux)
-        let base = UInt(bitPattern: current.baseAddress!)
-        let page = UInt(Self.pageSize)
-        let first = (base + UInt(released) + page - 1) / page * page
+        let base = UInt(bitPattern: piece.baseAddress!)
+        let page = UInt(pageSize)
+        let first = (base + UInt(start) + page - 1) / page * page
         let last = (base + UInt(end)) / page * page
         if first < last {
             _ = madvise(UnsafeMutableRawPointer(bitPattern: first), Int(last - first), MADV_DONTNEED)
         }
         #endif
-        released = end
     }
 }
