@@ -110,8 +110,8 @@ struct RetryTests {
 
     @Test("a refused connection is .unreachable after the retries")
     func refusedConnectionIsUnreachable() async throws {
-        // A port that was just listening and is now closed refuses at once.
-        let closed = try await LoopbackServer.run({ _ in .status(200) }) { $0 }
+        let refusing = try RefusingPort()
+        let closed = URL(string: "http://127.0.0.1:\(refusing.port)/")!
         let transport = LiveTransport(policy: fastPolicy(retries: 1))
         do {
             _ = try await transport.get(closed.appendingPathComponent("x.json"))
@@ -120,6 +120,7 @@ struct RetryTests {
             #expect(error.kind == "unreachable", "\(error)")
             #expect(error.description.contains(closed.appendingPathComponent("x.json").absoluteString))
         }
+        withExtendedLifetime(refusing) {}
     }
 
     @Test("a gzip-encoded body is asked for and handed over decoded")

@@ -179,3 +179,33 @@ extension Response {
         self.init(status: HTTPResponse.Status(code: response.status), headers: fields, body: ResponseBody(byteBuffer: buffer))
     }
 }
+
+/// A loopback port that refuses every connection at once: bound, never listened on, and held
+/// until this goes, so that no other test's server can take it meanwhile (a port closed after
+/// listening was, on two cores running the tests at once, sometimes another server's).
+package final class RefusingPort {
+    package let port: Int
+    private let descriptor: Int32
+
+    package init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ClusterError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else {
+            close(descriptor)
+            throw ClusterError("bind: \(String(cString: strerror(errno)))")
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
