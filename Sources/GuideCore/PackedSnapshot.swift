@@ -435,7 +435,7 @@ private struct TextTable: Sendable {
 
     mutating func number(_ text: StoredText) -> UInt64 {
         let hash = text.hash
-        let found = text.withUTF8 { utf8 in index.number(hash: hash) { texts[$0].withUTF8 { sameBytes($0, utf8) } } }
+        let found = index.number(hash: hash) { texts[$0].sameBytes(as: text) }
         if let found { return UInt64(found) }
         texts.append(text)
         return UInt64(index.add(hash: hash) { texts[$0].hash })
@@ -454,7 +454,7 @@ private struct TextTable: Sendable {
         var end: UInt64 = 0
         out.u64(end)
         for text in texts {
-            end += UInt64(text.withUTF8(\.count))
+            end += UInt64(text.utf8Count)
             out.u64(end)
         }
         out.u64(end)

@@ -6,6 +6,10 @@ import Foundation
 /// last reader, or with the process however that ends. In the system's temporary folder (`TMPDIR`).
 final class SpillFile: Sendable {
     let descriptor: Int32
+    /// Which file a thread's window holds, without a reference to it (a weak one cost a lock a
+    /// read): a file made later, even at the same address, has another.
+    fileprivate let serial: UInt64
+    private static let serials = SerialNumbers()
 
     /// Nil when no temporary file can be made; the bytes then stay in memory.
     init?() {
@@ -14,6 +18,7 @@ final class SpillFile: Sendable {
         guard descriptor >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
+        serial = Self.serials.next()
     }
 
     deinit {
@@ -45,11 +50,11 @@ final class SpillFile: Sendable {
             let count = bytes.withUnsafeMutableBytes { read(into: $0, at: range.lowerBound) }
             return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<count])) }
         }
-        if window.file !== self || range.lowerBound < window.start || range.upperBound > window.start + window.count {
-            let following = window.file === self && range.lowerBound >= window.start
+        if window.file != serial || range.lowerBound < window.start || range.upperBound > window.start + window.count {
+            let following = window.file == serial && range.lowerBound >= window.start
                 && range.lowerBound <= window.start + window.count + ReadWindow.followingGap
             let wanted = following ? ReadWindow.capacity : range.count
-            window.file = self
+            window.file = serial
             window.start = range.lowerBound
             window.count = read(into: UnsafeMutableRawBufferPointer(rebasing: window.buffer[..<wanted]), at: range.lowerBound)
         }
@@ -83,13 +88,14 @@ private final class ReadWindow {
     static let followingGap = 64 << 10
 
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-    /// Weak, so that a file is closed when its last block goes, and a new file at the same address
-    /// is never taken for it.
-    weak var file: SpillFile?
-    var start = 0
-    var count = 0
+    // Only ever used by its own thread: not checked for overlapping access at run time, which
+    // for every synopsis a writer read cost more than the read.
+    /// The `SpillFile.serial` of the file read, 0 for none.
+    @exclusivity(unchecked) var file: UInt64 = 0
+    @exclusivity(unchecked) var start = 0
+    @exclusivity(unchecked) var count = 0
     /// The buffer is lent to a reader's body, which may read another text.
-    var reading = false
+    @exclusivity(unchecked) var reading = false
 
     deinit {
         buffer.deallocate()
@@ -108,5 +114,18 @@ private final class ReadWindow {
         let window = ReadWindow()
         pthread_setspecific(key, Unmanaged.passRetained(window).toOpaque())
         return window
+    }
+}
+
+/// 1, 2, 3… to every caller, whatever its thread.
+private final class SerialNumbers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt64 = 0
+
+    func next() -> UInt64 {
+        lock.withLock {
+            last += 1
+            return last
+        }
     }
 }

@@ -64,6 +64,11 @@ package final class TextBlock: Sendable {
     /// How many of the texts' bytes are in a temporary file rather than in memory.
     package var bytesWrittenOut: Int { spilledBytes }
 
+    /// The text's length in UTF-8 bytes, without reading it.
+    package func utf8Count(_ number: Int) -> Int {
+        Int(ends[number]) - (number == 0 ? 0 : Int(ends[number - 1]))
+    }
+
     /// The text's `TextBlock.hash`.
     package func hash(_ number: Int) -> Int {
         hashes?[number] ?? withUTF8(number, Self.hash)
@@ -184,6 +189,21 @@ enum StoredText: Sendable, Hashable {
         case .string(var text): try text.withUTF8(body)
         case .stored(let block, let number): try block.withUTF8(Int(number), body)
         }
+    }
+
+    var utf8Count: Int {
+        switch self {
+        case .string(let text): text.utf8.count
+        case .stored(let block, let number): block.utf8Count(Int(number))
+        }
+    }
+
+    /// The same bytes: without reading them when both are one text of one block, which holds each
+    /// text once; a block written out is read only for a text that may be the same.
+    func sameBytes(as other: StoredText) -> Bool {
+        if case .stored(let left, let a) = self, case .stored(let right, let b) = other, left === right { return a == b }
+        guard utf8Count == other.utf8Count else { return false }
+        return withUTF8 { mine in other.withUTF8 { GuideCore.sameBytes(mine, $0) } }
     }
 
     /// Its `TextBlock.hash`.

@@ -290,8 +290,8 @@ private final class ReaderRun {
             Self.setSynopses(synopsisNumbers, of: &found.programmes, in: block)
             for (channel, numbers) in synopsesByChannel { Self.setSynopses(numbers, of: &found.byChannel[channel]!, in: block) }
         }
-        // Handed over, not shared with this run: a caller's first change (`groupByChannel`)
-        // would otherwise copy every programme.
+        // Handed over, not shared with this run: a caller's first change would otherwise copy
+        // every programme.
         var part = ParsedPart()
         swap(&part, &found)
         return part
