@@ -4,7 +4,7 @@ import Foundation
 /// in memory (a guide's synopses, `TextBlock.Gathering`; a companion's records,
 /// `PackedSnapshot.Contents`). Removed from its folder as soon as it is made: it goes with its
 /// last reader, or with the process however that ends. In the system's temporary folder (`TMPDIR`).
-final class SpillFile: Sendable {
+package final class SpillFile: Sendable {
     let descriptor: Int32
     /// Which file a thread's window holds, without a reference to it (a weak one cost a lock a
     /// read): a file made later, even at the same address, has another.
@@ -12,11 +12,16 @@ final class SpillFile: Sendable {
     private static let serials = SerialNumbers()
 
     /// Nil when no temporary file can be made; the bytes then stay in memory.
-    init?() {
+    package convenience init?() {
         var template = Array((FileManager.default.temporaryDirectory.path + "/tvguide-spill.XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.init(descriptor: descriptor)
+    }
+
+    /// Bytes written to and read from `descriptor`, which it closes when it goes.
+    init(descriptor: Int32) {
         self.descriptor = descriptor
         serial = Self.serials.next()
     }

@@ -91,6 +91,7 @@ package final class TextBlock: Sendable {
         private var written = 0
         private var spilled: SpillFile?
         private var threshold: Int
+        private let makeFile: () -> SpillFile?
         private var ends: [UInt32] = []
         private var hashes: [Int] = []
         private var index = TextIndex()
@@ -101,9 +102,12 @@ package final class TextBlock: Sendable {
 
         /// `bytes`: about as many bytes as the texts will take; room not used is never touched.
         /// `texts`: about how many texts will come (a guide's tables grown by doubling were up to
-        /// twice their size). `threshold`: kept in memory up to this many bytes, then written out.
-        package init(bytes: Int, texts: Int = 0, spillingPast threshold: Int = spillThreshold) {
+        /// twice their size). `threshold`: kept in memory up to this many bytes, then written out,
+        /// to the file `makeFile` gives.
+        package init(bytes: Int, texts: Int = 0, spillingPast threshold: Int = spillThreshold,
+                     to makeFile: @escaping () -> SpillFile? = { SpillFile() }) {
             self.threshold = threshold
+            self.makeFile = makeFile
             self.bytes.reserveCapacity(threshold > bytes / 2 ? bytes : 2 * threshold)
             ends.reserveCapacity(texts)
             hashes.reserveCapacity(texts)
@@ -135,7 +139,7 @@ package final class TextBlock: Sendable {
         /// Writes the buffered texts out. When no temporary file can be made, or a write fails (a
         /// full disk), the texts from there on stay in memory; those written out stay there.
         private mutating func spill() {
-            if spilled == nil, written == 0 { spilled = SpillFile() }
+            if spilled == nil, written == 0 { spilled = makeFile() }
             if let file = spilled, file.write(bytes, at: written) {
                 written += bytes.count
                 bytes.removeAll(keepingCapacity: true)

@@ -312,6 +312,41 @@ import Darwin
         }
     }
 
+    static let manyTexts = (0..<600).map { "Sinopsis \($0) " + String(repeating: "x", count: $0 % 50) }
+
+    @Test func textsThatCannotBeWrittenOutStayInMemory() throws {
+        // No temporary file could be made; a file that takes no write (/dev/full: no space left).
+        let makers: [() -> SpillFile?] = [{ nil }, { SpillFile(descriptor: open("/dev/full", O_WRONLY)) }]
+        for makeFile in makers {
+            var gathering = TextBlock.Gathering(bytes: 0, spillingPast: 256, to: makeFile)
+            let numbers = try Self.manyTexts.map { try Self.number($0, in: &gathering) }
+            let block = gathering.block()
+            #expect(block.bytesWrittenOut == 0)
+            for (text, number) in zip(Self.manyTexts, numbers) { #expect(block.text(number) == text) }
+        }
+    }
+
+    @Test func aDiskThatFillsUpMidwayKeepsWhatWasWrittenAndTheRestInMemory() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tvguide-test-spill-\(UUID().uuidString)").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(descriptor >= 0)
+        defer { unlink(path) }
+        let file = SpillFile(descriptor: descriptor)
+        var gathering = TextBlock.Gathering(bytes: 0, spillingPast: 256, to: { file })
+        var numbers = try Self.manyTexts[..<300].map { try Self.number($0, in: &gathering) }
+        // The file stops taking writes: its descriptor now reads the same file, read-only.
+        let readOnly = open(path, O_RDONLY)
+        try #require(readOnly >= 0 && dup2(readOnly, descriptor) == descriptor)
+        close(readOnly)
+        numbers += try Self.manyTexts[300...].map { try Self.number($0, in: &gathering) }
+        #expect(try Self.number(Self.manyTexts[10], in: &gathering) == numbers[10])
+        #expect(try Self.number(Self.manyTexts[590], in: &gathering) == numbers[590])
+        let block = gathering.block()
+        let total = Self.manyTexts.reduce(0) { $0 + $1.utf8.count }
+        #expect(block.bytesWrittenOut > 0 && block.bytesWrittenOut < total)
+        for (text, number) in zip(Self.manyTexts, numbers) { #expect(block.text(number) == text) }
+    }
+
     #if os(Linux)
     @Test func aSpillFileHasNoNameLeftInItsFolder() throws {
         let file = try #require(SpillFile())
