@@ -348,82 +348,32 @@ struct ProgrammeDetails: Sendable, Hashable {
     /// Nil while every rare field is: equal details are equal however they were set.
     private var rareBox: Boxed<RareDetails>?
 
-    var sameStartIndex: Int? {
-        get { rareBox?.value.sameStartIndex }
-        set { changeRare { $0.sameStartIndex = newValue } }
-    }
-    var xmltv: XMLTVExtras? {
-        get { rareBox?.value.xmltv }
-        set { changeRare { $0.xmltv = newValue } }
-    }
-    var otherTexts: [ProgrammeText]? {
-        get { rareBox?.value.otherTexts }
-        set { changeRare { $0.otherTexts = newValue } }
-    }
-    var keywords: [LocalizedText]? {
-        get { rareBox?.value.keywords }
-        set { changeRare { $0.keywords = newValue } }
-    }
-    var language: String? {
-        get { rareBox?.value.language }
-        set { changeRare { $0.language = newValue } }
-    }
-    var originalLanguage: String? {
-        get { rareBox?.value.originalLanguage }
-        set { changeRare { $0.originalLanguage = newValue } }
-    }
-    var countries: [String]? {
-        get { rareBox?.value.countries }
-        set { changeRare { $0.countries = newValue } }
-    }
-    var length: Int? {
-        get { rareBox?.value.length }
-        set { changeRare { $0.length = newValue } }
-    }
-    var urls: [String]? {
-        get { rareBox?.value.urls }
-        set { changeRare { $0.urls = newValue } }
-    }
-    var video: VideoInfo? {
-        get { rareBox?.value.video }
-        set { changeRare { $0.video = newValue } }
-    }
-    var audio: AudioInfo? {
-        get { rareBox?.value.audio }
-        set { changeRare { $0.audio = newValue } }
-    }
-    var previouslyShown: PreviouslyShown? {
-        get { rareBox?.value.previouslyShown }
-        set { changeRare { $0.previouslyShown = newValue } }
-    }
-    var premiere: Bool? {
-        get { rareBox?.value.premiere }
-        set { changeRare { $0.premiere = newValue } }
-    }
-    var lastChance: Bool? {
-        get { rareBox?.value.lastChance }
-        set { changeRare { $0.lastChance = newValue } }
-    }
-    var isNew: Bool? {
-        get { rareBox?.value.isNew }
-        set { changeRare { $0.isNew = newValue } }
-    }
-    var subtitles: [SubtitleInfo]? {
-        get { rareBox?.value.subtitles }
-        set { changeRare { $0.subtitles = newValue } }
-    }
-    var ratings: [Rating]? {
-        get { rareBox?.value.ratings }
-        set { changeRare { $0.ratings = newValue } }
-    }
-    var starRatings: [Rating]? {
-        get { rareBox?.value.starRatings }
-        set { changeRare { $0.starRatings = newValue } }
+    var sameStartIndex: Int? { get { rare(\.sameStartIndex) } set { setRare(\.sameStartIndex, newValue) } }
+    var xmltv: XMLTVExtras? { get { rare(\.xmltv) } set { setRare(\.xmltv, newValue) } }
+    var otherTexts: [ProgrammeText]? { get { rare(\.otherTexts) } set { setRare(\.otherTexts, newValue) } }
+    var keywords: [LocalizedText]? { get { rare(\.keywords) } set { setRare(\.keywords, newValue) } }
+    var language: String? { get { rare(\.language) } set { setRare(\.language, newValue) } }
+    var originalLanguage: String? { get { rare(\.originalLanguage) } set { setRare(\.originalLanguage, newValue) } }
+    var countries: [String]? { get { rare(\.countries) } set { setRare(\.countries, newValue) } }
+    var length: Int? { get { rare(\.length) } set { setRare(\.length, newValue) } }
+    var urls: [String]? { get { rare(\.urls) } set { setRare(\.urls, newValue) } }
+    var video: VideoInfo? { get { rare(\.video) } set { setRare(\.video, newValue) } }
+    var audio: AudioInfo? { get { rare(\.audio) } set { setRare(\.audio, newValue) } }
+    var previouslyShown: PreviouslyShown? { get { rare(\.previouslyShown) } set { setRare(\.previouslyShown, newValue) } }
+    var premiere: Bool? { get { rare(\.premiere) } set { setRare(\.premiere, newValue) } }
+    var lastChance: Bool? { get { rare(\.lastChance) } set { setRare(\.lastChance, newValue) } }
+    var isNew: Bool? { get { rare(\.isNew) } set { setRare(\.isNew, newValue) } }
+    var subtitles: [SubtitleInfo]? { get { rare(\.subtitles) } set { setRare(\.subtitles, newValue) } }
+    var ratings: [Rating]? { get { rare(\.ratings) } set { setRare(\.ratings, newValue) } }
+    var starRatings: [Rating]? { get { rare(\.starRatings) } set { setRare(\.starRatings, newValue) } }
+
+    private func rare<Value>(_ field: KeyPath<RareDetails, Value?>) -> Value? {
+        rareBox?.value[keyPath: field]
     }
 
-    private mutating func changeRare(_ change: (inout RareDetails) -> Void) {
+    private mutating func setRare<Value>(_ field: WritableKeyPath<RareDetails, Value?>, _ value: Value?) {
         var rare = rareBox?.value ?? RareDetails()
-        change(&rare)
+        rare[keyPath: field] = value
         rareBox = rare == RareDetails() ? nil : Boxed(rare)
     }
 
