@@ -147,10 +147,10 @@ package enum PackedSnapshot {
                 }
                 return (local.strings, numbers)
             }
-            // Room for five texts every eight airings (3,000 channels × 7 days have 254,000 texts
-            // for 501,000 airings, one more than half, which doubled the table): tables the size
-            // of the guide held about 12 MB more each, beside the JSON being written.
-            var texts = TextTable(capacity: programmes.count * 5 / 8)
+            // Room for half as many texts as airings (3,000 channels × 7 days have 254,000 texts
+            // for 532,000 airings): tables the size of the guide held about 12 MB more each, beside
+            // the JSON being written.
+            var texts = TextTable(capacity: programmes.count / 2)
             var synopses = TextTable(capacity: programmes.count)
             var templates = TextTable(capacity: 1_024)
             var slices: [(programmes: Int, records: Records)] = []
