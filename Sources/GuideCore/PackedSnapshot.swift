@@ -122,7 +122,7 @@ package enum PackedSnapshot {
 
         /// `canonical`: as `SnapshotCodec.canonical` gives it (so as the JSON reads back).
         /// `recordsHeldUpTo`: how many bytes of records are held before they go to a temporary file.
-        package init(canonical: Snapshot, recordsHeldUpTo heldBytes: Int = TextBlock.Gathering.spillThreshold) throws {
+        package init(canonical: Snapshot, recordsHeldUpTo heldBytes: Int = SpillFile.keptInMemory) throws {
             var rest = canonical
             rest.programmes = []
             restJSON = try SnapshotCodec.encodedBytes(rest)
@@ -154,8 +154,8 @@ package enum PackedSnapshot {
             var synopses = TextTable(capacity: programmes.count)
             var templates = TextTable(capacity: 1_024)
             var slices: [(programmes: Int, records: Records)] = []
-            var recordsFile: SpillFile?
-            var recordsHeld = 0, recordsWritten = 0
+            var spill = SpillFile.Writer()
+            var recordsHeld = 0
             // A channel's and a source's airings come together: each is numbered once per run (their
             // bytes compared, as the table compares texts, not their canonical equivalence).
             var channel = (text: "", number: UInt64(0)), source = (text: "", number: UInt64(0))
@@ -194,10 +194,8 @@ package enum PackedSnapshot {
                 programmes.withUnsafeBufferPointer { buffer in
                     for index in sliceRange { record(buffer[index], template: sliceTemplates[slice].numbers[index - start]) }
                 }
-                if recordsHeld + records.bytes.count > heldBytes, recordsWritten == 0, recordsFile == nil { recordsFile = SpillFile() }
-                if let file = recordsFile, file.write(records.bytes, at: recordsWritten) {
-                    slices.append((sliceRange.count, .written(bytes: recordsWritten..<recordsWritten + records.bytes.count)))
-                    recordsWritten += records.bytes.count
+                if spill.file != nil || recordsHeld + records.bytes.count > heldBytes, let range = spill.write(records.bytes) {
+                    slices.append((sliceRange.count, .written(bytes: range)))
                 } else {
                     // A small guide's, or no temporary file could be made, or a full disk: held.
                     slices.append((sliceRange.count, .held(records.bytes)))
@@ -206,7 +204,7 @@ package enum PackedSnapshot {
             }
             // Their numbers are given: what remains is written, and the lookups would only take room.
             (self.texts, self.synopses, self.templates) = (texts.numbered, synopses.numbered, templates.numbered)
-            (self.programmes, self.slices, self.recordsFile) = (programmes.count, slices, recordsFile)
+            (self.programmes, self.slices, self.recordsFile) = (programmes.count, slices, spill.file)
         }
 
         /// The companion of the JSON `identity` names, whole.

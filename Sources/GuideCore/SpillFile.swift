@@ -6,6 +6,10 @@ import Foundation
 /// last reader, or with the process however that ends. In the system's temporary folder (`TMPDIR`).
 package final class SpillFile: Sendable {
     let descriptor: Int32
+    /// What a caller keeps in memory before it writes out: a mebibyte, so that a large guide's
+    /// bytes (100 MB of synopses at 3,000 channels) go out in writes large enough to cost
+    /// nothing, while a small guide's never leave memory.
+    package static let keptInMemory = 1 << 20
     /// Which file a thread's window holds, without a reference to it (a weak one cost a lock a
     /// read): a file made later, even at the same address, has another.
     fileprivate let serial: UInt64
@@ -80,6 +84,35 @@ package final class SpillFile: Sendable {
             done += count
         }
         return done
+    }
+}
+
+extension SpillFile {
+    /// Bytes written one after another to a spill file made when first needed. After a failure
+    /// (no file could be made, or a write failed: a full disk) it writes no more; what it wrote
+    /// stays in the file, and the caller keeps the rest in memory.
+    struct Writer {
+        private(set) var file: SpillFile?
+        /// How many bytes are in `file`.
+        private(set) var written = 0
+        private var failed = false
+        private let makeFile: () -> SpillFile?
+
+        init(makingFileWith makeFile: @escaping () -> SpillFile? = { SpillFile() }) {
+            self.makeFile = makeFile
+        }
+
+        /// Where `bytes` went in `file`, or nil when they stay with the caller.
+        mutating func write(_ bytes: [UInt8]) -> Range<Int>? {
+            guard !failed else { return nil }
+            if file == nil { file = makeFile() }
+            guard let file, file.write(bytes, at: written) else {
+                failed = true
+                return nil
+            }
+            written += bytes.count
+            return written - bytes.count..<written
+        }
     }
 }
 

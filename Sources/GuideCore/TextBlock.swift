@@ -5,7 +5,7 @@ import Foundation
 /// allocation with about 45 bytes of header and rounding besides its text (bench/scale.sh counts
 /// a served guide's bytes per programme). A text is made a `String` only when read.
 ///
-/// A block a parser gathered past `Gathering.spillThreshold` keeps its texts in a temporary file
+/// A block a parser gathered past `SpillFile.keptInMemory` keeps its texts in a temporary file
 /// (`SpillFile`) rather than in memory: a large guide's synopses are a third of what a build
 /// holds, and in the page cache they count against no process and the kernel may write them out.
 package final class TextBlock: Sendable {
@@ -86,28 +86,22 @@ package final class TextBlock: Sendable {
     /// as `String`s cost an allocation each, with about 45 bytes of header and rounding. Past
     /// `threshold` bytes they are written to a temporary file as they come, a buffer at a time.
     package struct Gathering {
-        /// The texts not yet written out, which follow the `written` bytes in `spilled`.
+        /// The texts not yet written out, which follow those in `spill`'s file.
         private var bytes: [UInt8] = []
-        private var written = 0
-        private var spilled: SpillFile?
-        private var threshold: Int
-        private let makeFile: () -> SpillFile?
+        private var spill: SpillFile.Writer
+        private let threshold: Int
         private var ends: [UInt32] = []
         private var hashes: [Int] = []
         private var index = TextIndex()
-
-        /// A mebibyte: a guide's worth of synopses (100 MB at 3,000 channels) is written out in
-        /// writes large enough to cost nothing, while a small guide's never leave memory.
-        package static let spillThreshold = 1 << 20
 
         /// `bytes`: about as many bytes as the texts will take; room not used is never touched.
         /// `texts`: about how many texts will come (a guide's tables grown by doubling were up to
         /// twice their size). `threshold`: kept in memory up to this many bytes, then written out,
         /// to the file `makeFile` gives.
-        package init(bytes: Int, texts: Int = 0, spillingPast threshold: Int = spillThreshold,
+        package init(bytes: Int, texts: Int = 0, spillingPast threshold: Int = SpillFile.keptInMemory,
                      to makeFile: @escaping () -> SpillFile? = { SpillFile() }) {
             self.threshold = threshold
-            self.makeFile = makeFile
+            spill = SpillFile.Writer(makingFileWith: makeFile)
             self.bytes.reserveCapacity(threshold > bytes / 2 ? bytes : 2 * threshold)
             ends.reserveCapacity(texts)
             hashes.reserveCapacity(texts)
@@ -124,35 +118,29 @@ package final class TextBlock: Sendable {
                 let hash = TextBlock.hash(utf8)
                 let found = index.number(hash: hash) { number in
                     let range = (number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])
-                    return TextBlock.withBytes(range, in: bytes, after: written, of: spilled) { sameBytes(utf8, $0) }
+                    return TextBlock.withBytes(range, in: bytes, after: spill.written, of: spill.file) { sameBytes(utf8, $0) }
                 }
                 if let found { return found }
-                guard written + bytes.count + utf8.count <= Int(UInt32.max) else { return nil }
+                guard spill.written + bytes.count + utf8.count <= Int(UInt32.max) else { return nil }
                 bytes.append(contentsOf: utf8)
-                ends.append(UInt32(written + bytes.count))
+                ends.append(UInt32(spill.written + bytes.count))
                 hashes.append(hash)
-                if bytes.count >= threshold { spill() }
+                if bytes.count >= threshold { writeOut() }
                 return index.add(hash: hash) { hashes[$0] }
             }
         }
 
         /// Writes the buffered texts out. When no temporary file can be made, or a write fails (a
         /// full disk), the texts from there on stay in memory; those written out stay there.
-        private mutating func spill() {
-            if spilled == nil, written == 0 { spilled = makeFile() }
-            if let file = spilled, file.write(bytes, at: written) {
-                written += bytes.count
-                bytes.removeAll(keepingCapacity: true)
-            } else {
-                threshold = .max
-            }
+        private mutating func writeOut() {
+            if spill.write(bytes) != nil { bytes.removeAll(keepingCapacity: true) }
         }
 
         package consuming func block() -> TextBlock {
-            if spilled != nil, !bytes.isEmpty { spill() }
+            if spill.file != nil, !bytes.isEmpty { writeOut() }
             // The buffer's room goes with the texts written out.
             if bytes.isEmpty { bytes = [] }
-            return TextBlock(gathered: bytes, spilled: spilled, spilledBytes: written, ends: ends, hashes: hashes)
+            return TextBlock(gathered: bytes, spilled: spill.file, spilledBytes: spill.written, ends: ends, hashes: hashes)
         }
     }
 
