@@ -115,7 +115,8 @@ package final class PostgresCluster: @unchecked Sendable {
     /// already in use" once): the server is then started on another, up to five times.
     private func startOnAFreePort() async throws {
         for attempt in 1...5 {
-            port = try Self.freePort()
+            // A port bound and let go again at once: nothing listens on it now.
+            port = try RefusingPort().port
             do {
                 try await start()
                 return
@@ -180,23 +181,6 @@ package final class PostgresCluster: @unchecked Sendable {
                 throw ClusterError("cannot give \(path) to nobody: \(String(cString: strerror(errno)))")
             }
         }
-    }
-
-    /// A port nothing listens on now, from the kernel.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClusterError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw ClusterError("bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
