@@ -109,7 +109,18 @@ let package = Package(
             .embedInCode("Resources/grid.mustache"),
             .embedInCode("Resources/channel.mustache"),
             .embedInCode("Resources/programme.mustache"),
+            .embedInCode("Resources/airings.mustache"),
+            .embedInCode("Resources/listed-airing.mustache"),
+            .embedInCode("Resources/coming-up.mustache"),
+            .embedInCode("Resources/search.mustache"),
+            .embedInCode("Resources/audiences.mustache"),
+            .embedInCode("Resources/calendar.mustache"),
+            .embedInCode("Resources/channels.mustache"),
             .embedInCode("Resources/error.mustache"),
+            // The pages' strings, one catalogue per language, and the genres' names in each.
+            .embedInCode("Resources/strings-en.json"),
+            .embedInCode("Resources/strings-es.json"),
+            .embedInCode("Resources/genres.json"),
         ], swiftSettings: strictImports),
         .executableTarget(name: "tvguide", dependencies: [
             "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer", "Scrape",

@@ -171,13 +171,13 @@ package struct GuideIndex: Sendable {
     /// starting at or after `moment`, by start.
     func otherAirings(of programme: Programme, from moment: Date) -> [Programme] {
         let own = position(of: programme.id)
-        let positions = programme.work.flatMap { airingsByWork[$0] } ?? own.map { airings(titled: titleNumbers[$0]) } ?? []
+        let positions = programme.work.flatMap { airingsByWork[$0] } ?? own.map { titledPositions(titleNumbers[$0]) } ?? []
         let programmes = snapshot.programmes
         return positions.lazy.map(Int.init).filter { $0 != own && programmes[$0].start >= moment }.map { programmes[$0] }
     }
 
     /// The positions of the programmes whose title has this number, by start.
-    private func airings(titled number: Int32) -> [Int32] {
+    func titledPositions(_ number: Int32) -> [Int32] {
         var low = 0, high = byTitle.count
         while low < high {
             let middle = (low + high) / 2

@@ -26,9 +26,14 @@ extension QueryReader {
     /// without an offset, read in `timeZone`.
     func time(_ name: String, in timeZone: TimeZone) throws -> Date? {
         guard let text = string(name) else { return nil }
+        return try Self.time(text, name: name, in: timeZone)
+    }
+
+    /// `text` read as `time(_:in:)` reads parameter `name`.
+    static func time(_ text: String, name: String, in timeZone: TimeZone) throws -> Date {
         // `ISOTime.parse` reads a time without an offset as UTC; here that is a local time.
         let hasOffset = text.hasSuffix("Z") || text.dropFirst(19).contains { $0 == "+" || $0 == "-" }
-        if text.utf8.count == 10 { return try Self.checkedDay(text, name: name).interval(in: timeZone).start }
+        if text.utf8.count == 10 { return try checkedDay(text, name: name).interval(in: timeZone).start }
         let moment: Date
         if hasOffset, let date = ISOTime.parse(text) {
             moment = date
@@ -37,8 +42,8 @@ extension QueryReader {
         } else {
             throw APIError.badParameter(name, "\(Quoted(text)) is not an ISO 8601 time or YYYY-MM-DD")
         }
-        guard Self.years.contains(CivilTime.components(epochSeconds: Int(moment.timeIntervalSince1970)).year) else {
-            throw APIError.badParameter(name, "\(Quoted(text)) is outside the years \(Self.years.lowerBound)–\(Self.years.upperBound) the guide serves")
+        guard years.contains(CivilTime.components(epochSeconds: Int(moment.timeIntervalSince1970)).year) else {
+            throw APIError.badParameter(name, "\(Quoted(text)) is outside the years \(years.lowerBound)–\(years.upperBound) the guide serves")
         }
         return moment
     }

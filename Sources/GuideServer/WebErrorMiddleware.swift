@@ -67,8 +67,10 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     private func page(for error: any Error, _ request: Request) -> Response {
         let zone = (try? WebQuery(request))?.zone ?? WebQuery.defaultZone
         let now = WebTime.minute(serving.now)
+        let language = WebLanguage.of(request)
         if request.method != .get && request.method != .head {
-            var response = WebPages.errorPage(.methodNotAllowed, "This page is read with GET; \(request.method) is not allowed.", zone: zone, now: now)
+            var response = WebPages.errorPage(.methodNotAllowed, "This page is read with GET; \(request.method) is not allowed.", zone: zone, now: now,
+                                                  language: language)
                 .response(for: request)
             response.headers[.allow] = "GET, HEAD"
             return response
@@ -85,6 +87,6 @@ struct WebErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             serving.logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
             (status, message) = (.internalServerError, "Something went wrong on the server; it has been logged.")
         }
-        return WebPages.errorPage(status, message, zone: zone, now: now).response(for: request)
+        return WebPages.errorPage(status, message, zone: zone, now: now, language: language).response(for: request)
     }
 }

@@ -17,46 +17,60 @@ struct ChannelPage {
         let timeLeft: String?
     }
 
-    let nowEpoch: Int
-    let zoneName: String
+    let chrome: PageChrome
+    let t: [String: String]
     let channelName: String
     let dayLabel: String
-    let previousHref: String
+    /// Nil at the guide's first or last day.
+    let previousHref: String?
     let previousLabel: String
     let todayHref: String
-    let nextHref: String
+    let nextHref: String?
     let nextLabel: String
+    let primeTimeHref: String
+    let days: [WebDays.Link]
     let rows: [Row]
     let hasRows: Bool
+    let emptyText: String
 }
 
 extension WebPages {
     /// `GET /channel/{id}?date=`: the channel's local day, the programme on air marked with its time left.
     static func channel(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ChannelPage {
         guard let channel = index.channel(id) else { throw APIError.notFound("There is no channel \(Quoted(id)) in the guide.") }
-        let zone = query.zone
-        let day = try query.reader.day("date") ?? Day(now, in: zone)
+        let zone = query.zone, t = query.t
+        let today = Day(now, in: zone)
+        let day = try query.reader.day("date") ?? today
         let span = day.interval(in: zone)
         let (from, to) = (span.start, span.end)
         let rows = index.schedule(of: id, from: from, to: to).map { programme in
             let onAir = programme.start <= now && now < programme.end
             return ChannelPage.Row(
                 time: WebTime.clock(programme.start, zone),
-                otherDay: programme.start < from ? WebTime.weekday(Day(programme.start, in: zone)) : nil,
+                otherDay: programme.start < from ? WebTime.weekday(Day(programme.start, in: zone), t) : nil,
                 startISO: ZonedTime.format(programme.start, in: zone),
-                title: programme.title, subtitle: programme.subtitle, kind: programme.kind?.webLabel,
+                title: programme.title, subtitle: programme.subtitle, kind: programme.kind?.webLabel(t),
                 href: query.link(WebLinks.programme(programme.id)),
                 classes: onAir ? "on-air" : programme.end <= now ? "past" : "later",
-                timeLeft: onAir ? WebTime.duration(programme.end.timeIntervalSince(now)) + " left" : nil)
+                timeLeft: onAir ? t.text("onAirLeft", ["left": WebTime.duration(programme.end.timeIntervalSince(now), t)]) : nil)
         }
+        let days = WebDays.guideDays(index, in: zone)
         let previous = day.adding(days: -1), next = day.adding(days: 1)
         let path = WebLinks.channel(id)
+        func dayLink(_ other: Day) -> String {
+            other == today ? query.link(path) + WebLinks.onAirAnchor : query.link(path, [("date", other.description)])
+        }
         return ChannelPage(
-            nowEpoch: WebTime.epoch(now), zoneName: zone.identifier, channelName: channel.name,
-            dayLabel: WebTime.longDay(day),
-            previousHref: query.link(path, [("date", previous.description)]), previousLabel: WebTime.shortDay(previous),
+            chrome: PageChrome(query, page: "channel", view: .grid, index: index, now: now), t: t.strings,
+            channelName: channel.name, dayLabel: WebTime.longDay(day, t),
+            previousHref: days.first.map { previous >= $0 } == true ? dayLink(previous) : nil,
+            previousLabel: WebTime.shortDay(previous, t),
             todayHref: query.link(path) + WebLinks.onAirAnchor,
-            nextHref: query.link(path, [("date", next.description)]), nextLabel: WebTime.shortDay(next),
-            rows: rows, hasRows: !rows.isEmpty)
+            nextHref: days.last.map { next <= $0 } == true ? dayLink(next) : nil,
+            nextLabel: WebTime.shortDay(next, t),
+            primeTimeHref: query.link("/", [("at", ISOTime.format(WebDays.moment(day, minutes: WebDays.primeTime.start, in: zone)))]),
+            days: WebDays.picker(days, current: day, today: today, t, link: dayLink),
+            rows: rows, hasRows: !rows.isEmpty,
+            emptyText: t.text("channelEmpty", ["channel": channel.name]))
     }
 }

@@ -6,6 +6,7 @@ struct GridPage {
     struct Field { let name: String; let value: String }
     struct Option { let value: String; let label: String; let selected: Bool }
     struct Tick { let label: String; let left: String }
+    struct LegendItem { let kind: String; let label: String }
     struct Block {
         let title: String
         let time: String
@@ -22,9 +23,18 @@ struct GridPage {
         let href: String
         let blocks: [Block]
     }
+    /// A channel in the one-column list phones show: what is on at the grid's moment and next.
+    struct NowNext {
+        struct Item { let title: String; let time: String; let href: String; let kind: String?; let left: String? }
+        let id: String
+        let name: String
+        let href: String
+        let current: Item?
+        let next: Item?
+    }
 
-    let nowEpoch: Int
-    let zoneName: String
+    let chrome: PageChrome
+    let t: [String: String]
     /// `Madrid` for `Europe/Madrid`: what fits above the channel column.
     let zoneCity: String
     let heading: String
@@ -32,17 +42,33 @@ struct GridPage {
     let hours: Int
     let startEpoch: Int
     let endEpoch: Int
-    let earlierHref: String
+    /// Nil at the guide's first or last moment: the grid does not slide past the guide.
+    let earlierHref: String?
     let nowHref: String
-    let laterHref: String
-    /// The query the line-up form keeps when it changes `lineup`.
+    let laterHref: String?
+    let primeTimeHref: String?
+    let days: [WebDays.Link]
+    /// Set when the span asked lies outside the guide's window.
+    let outsideGuide: String?
+    /// The query the line-up form keeps when it changes the line-up.
     let formFields: [Field]
     let lineups: [Option]
+    let legend: [LegendItem]
     let ticks: [Tick]
     let rows: [Row]
     let hasRows: Bool
+    let nowNext: [NowNext]
+    let nowNextHeading: String
+    /// `?view=grid`: phones show the grid instead of the list.
+    let prefersGrid: Bool
+    let gridHref: String
+    let listHref: String
     let nowLeft: String
     let nowVisible: Bool
+    /// The line-ups a first visit offers, before the person has chosen their channels.
+    let firstStart: [LineupChoice]
+    let isFirstStart: Bool
+    let chooseHref: String
 }
 
 extension WebPages {
@@ -51,23 +77,23 @@ extension WebPages {
 
     /// `GET /`: channels down, `hours` across from `at` (default: now), blocks sized by duration.
     static func grid(_ index: GuideIndex, query: WebQuery, settings: ServerSettings, now: Date) throws -> GridPage {
-        let zone = query.zone
+        let zone = query.zone, t = query.t
         let hours = try query.reader.int("hours", default: defaultHours, in: hoursRange)
-        let asked = try query.reader.time("at", in: zone)
+        let asked = try query.moment("at", now: now)
         // Whole half hours, so that the ticks fall on the hour and the half.
         let start = WebTime.halfHour(before: asked ?? now, in: zone)
         let span = TimeInterval(hours * 3_600)
         let end = start.addingTimeInterval(span)
+        let window = index.snapshot.window
 
-        // The same reading as the JSON API's: an unknown line-up is a 404 listing the known ones.
-        let lineup = query.reader.string("lineup")
-        let channels = try query.reader.lineup(settings)?.compactMap(index.channel) ?? index.channels
+        let lineup = query.lineupName
+        let channels = try query.channels(settings, index)
 
         func fraction(_ date: Date) -> Double { date.timeIntervalSince(start) / span }
         // A channel's name opens its day as the grid shows it: today at the programme on air.
-        let day = Day(start, in: zone)
+        let day = Day(start, in: zone), today = Day(now, in: zone)
         func channelLink(_ id: String) -> String {
-            day == Day(now, in: zone)
+            day == today
                 ? query.link(WebLinks.channel(id)) + WebLinks.onAirAnchor
                 : query.link(WebLinks.channel(id), [("date", day.description)])
         }
@@ -92,32 +118,90 @@ extension WebPages {
             })
         }
 
+        // The list a phone shows: at the grid's moment when one was asked, else now.
+        let moment = asked ?? now
+        let nowNext = channels.map { channel in
+            let (current, next) = index.onAir(channel.id, at: moment)
+            func item(_ programme: Programme?) -> GridPage.NowNext.Item? {
+                programme.map { programme in
+                    let onAir = programme.start <= now && now < programme.end
+                    return .init(title: programme.title, time: WebTime.clock(programme.start, zone),
+                                 href: query.link(WebLinks.programme(programme.id)), kind: programme.kind?.rawValue,
+                                 left: onAir ? t.text("timeLeft", ["left": WebTime.duration(programme.end.timeIntervalSince(now), t)]) : nil)
+                }
+            }
+            return GridPage.NowNext(id: channel.id, name: channel.name, href: channelLink(channel.id), current: item(current), next: item(next))
+        }
+
         let ticks = (0..<(hours * 2)).map { step in
             let moment = start.addingTimeInterval(TimeInterval(step * 1_800))
             return GridPage.Tick(label: WebTime.clock(moment, zone), left: percent(fraction(moment)))
         }
         let hoursParameter = hours == defaultHours ? nil : String(hours)
-        func gridLink(at moment: Date?) -> String {
-            query.link("/", [("at", moment.map(ISOTime.format)), ("hours", hoursParameter), ("lineup", lineup)])
+        let viewParameter = query.reader.string("view") == "grid" ? "grid" : nil
+        func gridLink(at moment: Date?, view: String? = viewParameter) -> String {
+            query.link("/", [("at", moment.map(ISOTime.format)), ("hours", hoursParameter), ("lineup", query.reader.string("lineup")), ("view", view)])
         }
-        let options = [GridPage.Option(value: "", label: "All channels", selected: lineup == nil)]
+        let options = [GridPage.Option(value: "", label: t["allChannels"], selected: lineup == nil)]
             + settings.lineups.keys.sorted().map { GridPage.Option(value: $0, label: $0, selected: $0 == lineup) }
-        let kept: [(String, String?)] = [("at", query.reader.string("at")), ("hours", hoursParameter), ("tz", query.zoneParameter)]
+        let guideDays = WebDays.guideDays(index, in: zone)
+        let inWindow = start < window.to && end > window.from
+        let prime = WebDays.moment(day, minutes: WebDays.primeTime.start, in: zone)
         return GridPage(
-            nowEpoch: WebTime.epoch(now), zoneName: zone.identifier,
+            chrome: PageChrome(query, page: "grid", view: .grid, index: index, now: now), t: t.strings,
             zoneCity: (zone.identifier.split(separator: "/").last.map(String.init) ?? zone.identifier).replacingOccurrences(of: "_", with: " "),
-            heading: WebTime.longDay(day),
+            heading: WebTime.longDay(day, t),
             spanLabel: WebTime.clock(start, zone) + "–" + WebTime.clock(end, zone),
             hours: hours, startEpoch: WebTime.epoch(start), endEpoch: WebTime.epoch(end),
-            earlierHref: gridLink(at: start.addingTimeInterval(-span)), nowHref: gridLink(at: nil),
-            laterHref: gridLink(at: end),
-            formFields: kept.compactMap { name, value in value.map { GridPage.Field(name: name, value: $0) } },
-            lineups: options, ticks: ticks, rows: rows, hasRows: !rows.isEmpty,
-            nowLeft: percent(min(max(fraction(now), 0), 1)), nowVisible: start <= now && now < end)
+            earlierHref: start > window.from ? gridLink(at: max(start.addingTimeInterval(-span), WebTime.halfHour(before: window.from, in: zone))) : nil,
+            nowHref: gridLink(at: nil),
+            laterHref: end < window.to ? gridLink(at: min(end, WebTime.halfHour(before: window.to.addingTimeInterval(-1), in: zone))) : nil,
+            primeTimeHref: prime < window.to && prime >= window.from ? gridLink(at: prime) : nil,
+            days: WebDays.picker(guideDays, current: day, today: today, t) { other in
+                // Another day at the same time of day, else the first moment the guide has of it.
+                let sameTime = WebDays.moment(other, minutes: WebDays.minutes(of: start, in: zone), in: zone)
+                return gridLink(at: min(max(sameTime, window.from), window.to.addingTimeInterval(-1)))
+            },
+            outsideGuide: inWindow ? nil : t.text("gridEmptyTime", [
+                "from": WebTime.longDay(Day(window.from, in: zone), t) + " " + WebTime.clock(window.from, zone),
+                "to": WebTime.longDay(Day(window.to.addingTimeInterval(-1), in: zone), t) + " " + WebTime.clock(window.to, zone),
+            ]),
+            formFields: [GridPage.Field(name: "back", value: query.target)],
+            lineups: options,
+            legend: [ProgrammeKind.movie, .series, .documentary, .news, .sports, .kids].map { kind in
+                GridPage.LegendItem(kind: kind.rawValue, label: t["kind." + kind.rawValue])
+            },
+            ticks: ticks, rows: rows, hasRows: !rows.isEmpty,
+            nowNext: nowNext,
+            nowNextHeading: asked == nil ? t["nowAndNextHeading"] : WebTime.longDay(Day(moment, in: zone), t) + " " + WebTime.clock(moment, zone),
+            prefersGrid: viewParameter != nil,
+            gridHref: gridLink(at: asked, view: "grid"), listHref: gridLink(at: asked, view: nil),
+            nowLeft: percent(min(max(fraction(now), 0), 1)), nowVisible: start <= now && now < end,
+            firstStart: LineupChoice.all(settings, index: index, query: query, back: query.target),
+            isFirstStart: query.preferences.channels == nil && query.reader.string("lineup") == nil,
+            chooseHref: query.link(PageChrome.View.channels.path))
     }
 
     /// A CSS percentage with three decimals: `33.333%`.
     static func percent(_ fraction: Double) -> String {
         String(format: "%.3f%%", fraction * 100)
+    }
+}
+
+/// A line-up offered to choose, with the link that saves it as the person's channels.
+struct LineupChoice {
+    let name: String
+    let href: String
+    let count: Int
+    let names: String
+    let current: Bool
+
+    static func all(_ settings: ServerSettings, index: GuideIndex, query: WebQuery, back: String) -> [LineupChoice] {
+        settings.lineups.keys.sorted().map { name in
+            let channels = (settings.lineups[name] ?? []).compactMap(index.channel)
+            return LineupChoice(name: name, href: WebLinks.withQuery("/my-channels/save", [("lineup", name), ("back", back)]),
+                                count: channels.count, names: channels.map(\.name).joined(separator: ", "),
+                                current: query.preferences.channels == .lineup(name))
+        }
     }
 }

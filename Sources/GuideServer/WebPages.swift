@@ -28,6 +28,8 @@ enum WebPages {
     static let securityHeaders: HTTPFields = [
         .contentSecurityPolicy: "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         .xContentTypeOptions: "nosniff",
+        // A page is written in the reader's language and shows their channels and reminders.
+        .vary: "Accept-Language, Cookie",
     ]
 
     /// Pages show "now" (the grid's line, what is on air, time left in minutes): they are rendered
@@ -38,7 +40,7 @@ enum WebPages {
 
     /// The templates pages render through; each is registered in `library` under its name.
     enum Template: String {
-        case grid, channel, programme, error
+        case grid, channel, programme, airings, comingUp = "coming-up", search, audiences, calendar, channels, error
     }
 
     static func render(_ model: Any, _ template: Template, status: HTTPResponse.Status = .ok, maxAge: Int = maxAge) -> RenderedResponse {

@@ -12,6 +12,13 @@ enum WebTemplates {
         "grid": text(PackageResources.grid_mustache),
         "channel": text(PackageResources.channel_mustache),
         "programme": text(PackageResources.programme_mustache),
+        "airings": text(PackageResources.airings_mustache),
+        "listed-airing": text(PackageResources.listed_airing_mustache),
+        "coming-up": text(PackageResources.coming_up_mustache),
+        "search": text(PackageResources.search_mustache),
+        "audiences": text(PackageResources.audiences_mustache),
+        "calendar": text(PackageResources.calendar_mustache),
+        "channels": text(PackageResources.channels_mustache),
         "error": text(PackageResources.error_mustache),
     ]
 

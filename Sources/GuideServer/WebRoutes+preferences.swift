@@ -1,0 +1,88 @@
+import Foundation
+import GuideCore
+import Hummingbird
+
+extension GuideServer {
+    /// Links that change what a person chose (`WebPreferences`): each sets its cookie and sends
+    /// the browser back (303) to the page it came from. Plain links and GET forms, so that they
+    /// work without JavaScript; each is idempotent (saving twice saves once).
+    static func addPreferenceRoutes(to routes: RouteTable, _ serving: ServingContext) {
+        routes.page("/language") { request, _ in
+            let query = QueryReader(request)
+            guard let language = query.string("set").flatMap(WebLanguage.init(rawValue:)) else {
+                throw APIError.badParameter("set", "give one of \(WebLanguage.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return redirect(to: back(query, default: "/"), setting: [WebPreferences.cookie(WebPreferences.languageCookie, language.rawValue)])
+        }
+        routes.page("/my-channels/save") { request, _ in
+            let query = QueryReader(request)
+            let index = serving.state.index
+            let choice: WebPreferences.Channels
+            if let lineup = query.string("lineup") {
+                guard serving.settings.lineups[lineup] != nil else {
+                    let known = serving.settings.lineups.keys.sorted()
+                    throw APIError.notFound("unknown line-up \(Quoted(lineup)); known: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+                }
+                choice = .lineup(lineup)
+            } else if let ids = query.list("channel") {
+                let known = ids.filter { index.channel($0) != nil }
+                choice = known.isEmpty ? .all : .chosen(Array(known.prefix(APILimits.channelIDs)))
+            } else {
+                // `all=1`, the line-up form's "all channels", or a form sent with nothing ticked.
+                choice = .all
+            }
+            return redirect(to: back(query, default: "/"),
+                            setting: [WebPreferences.cookie(WebPreferences.channelsCookie, WebPreferences.channelsValue(choice))])
+        }
+        routes.page("/my-calendar/add") { request, _ in
+            try changeCalendar(request, serving) { preferences, query in
+                if let id = query.string("programme") {
+                    guard serving.state.index.programme(id) != nil else { throw APIError.notFound("There is no programme \(Quoted(id)) in the guide.") }
+                    if !preferences.reminders.contains(id) { preferences.reminders.append(id) }
+                    preferences.reminders = Array(preferences.reminders.suffix(WebPreferences.maximumReminders))
+                }
+                if let title = try CalendarQuery.text(query, "series") {
+                    if !preferences.series.contains(title) { preferences.series.append(title) }
+                    preferences.series = Array(preferences.series.suffix(WebPreferences.maximumSeries))
+                }
+            }
+        }
+        routes.page("/my-calendar/remove") { request, _ in
+            try changeCalendar(request, serving) { preferences, query in
+                if let id = query.string("programme") { preferences.reminders.removeAll { $0 == id } }
+                if let title = query.string("series") { preferences.series.removeAll { $0 == title } }
+            }
+        }
+    }
+
+    /// Applies `change` to the saved programmes and titles and answers with their cookies.
+    private static func changeCalendar(_ request: Request, _ serving: ServingContext,
+                                       change: (inout WebPreferences, QueryReader) throws -> Void) throws -> Response {
+        let query = QueryReader(request)
+        guard query.string("programme") != nil || query.string("series") != nil else {
+            throw APIError(status: .badRequest, message: "parameters 'programme', 'series': give a programme id or a title")
+        }
+        var preferences = WebPreferences(request)
+        try change(&preferences, query)
+        func value(_ items: [String]) -> String? { items.isEmpty ? nil : WebPreferences.listValue(items) }
+        return redirect(to: back(query, default: PageChrome.View.calendar.path), setting: [
+            WebPreferences.cookie(WebPreferences.remindersCookie, value(preferences.reminders)),
+            WebPreferences.cookie(WebPreferences.seriesCookie, value(preferences.series)),
+        ])
+    }
+
+    /// `back`: a path of this site to return to; anything else (another host, `//host`) is
+    /// replaced by `fallback`, so that the link cannot send a person elsewhere.
+    private static func back(_ query: QueryReader, default fallback: String) -> String {
+        guard let back = query.string("back"), back.hasPrefix("/"), !back.hasPrefix("//"),
+              !back.contains("\\"), !back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else { return fallback }
+        return back
+    }
+
+    private static func redirect(to location: String, setting cookies: [Cookie]) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", .contentLength: "0"])
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+}
