@@ -134,7 +134,7 @@ extension GuideServer {
         routes.get("/audiences") { request, _ in
             try serving.cached(request, key: CacheKey.guide(request)) { index in
                 let query = QueryReader(request)
-                let page = try query.page()
+                let (timeZone, page) = (try query.timeZone(), try query.page())
                 let held = index.audienceDays
                 guard let day = try query.day("date") ?? held.last else {
                     throw APIError.notFound("no audience rankings are held")
@@ -143,13 +143,13 @@ extension GuideServer {
                     throw APIError.notFound("no audience ranking for \(day); days held: \(held.map(\.description).joined(separator: ", "))")
                 }
                 let items = Page(ranking.records, page).map { AudienceItem($0, in: index) }
-                return try .json(Listing(context: AudienceDayContext(day: day, days: held), page: items), maxAge: APICaching.guide)
+                return try .json(Listing(context: AudienceDayContext(day: day, days: held), page: items), timeZone: timeZone, maxAge: APICaching.guide)
             }
         }
         routes.get("/audiences/top") { request, _ in
             try serving.cached(request, key: CacheKey.guide(request)) { index in
                 let query = QueryReader(request)
-                let page = try query.page(defaultLimit: 20)
+                let (timeZone, page) = (try query.timeZone(), try query.page(defaultLimit: 20))
                 let latest = index.audienceDays.last ?? Day(serving.now, in: .gmt)
                 let to = try query.day("to") ?? latest
                 let from = try query.day("from") ?? to.adding(days: -6)
@@ -160,7 +160,7 @@ extension GuideServer {
                 let records = index.snapshot.audiences.filter { (from...to).contains($0.day) }.flatMap(\.records)
                     .sorted { $0.viewers != $1.viewers ? $0.viewers > $1.viewers : ($0.day != $1.day ? $0.day < $1.day : AudienceRecord.ranksBefore($0, $1)) }
                 let items = Page(records, page).map { AudienceItem($0, in: index) }
-                return try .json(Listing(context: DaySpanContext(from: from, to: to), page: items), maxAge: APICaching.guide)
+                return try .json(Listing(context: DaySpanContext(from: from, to: to), page: items), timeZone: timeZone, maxAge: APICaching.guide)
             }
         }
     }

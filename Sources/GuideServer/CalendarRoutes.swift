@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import HTTPTypes
 import Hummingbird
 
 extension GuideServer {
@@ -7,16 +8,29 @@ extension GuideServer {
     static func addCalendarRoutes(to routes: RouteTable, _ serving: ServingContext) {
         routes.get("/reminders.ics") { request, _ in
             let query = QueryReader(request)
-            let ids = try CalendarQuery.programmeIDs(query)
+            let ids = try CalendarQuery.programmeIDs(query, required: query.list("series") == nil)
+            let series = try CalendarQuery.seriesTitles(query)
             let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
-            let key = "/reminders.ics?programme=\(ids.joined(separator: ","))&alarm=\(lead.components.seconds)"
+            let site = WebSite(request)
+            let key = "/reminders.ics?programme=\(ids.joined(separator: ","))&series=\(series.joined(separator: "\u{1F}"))"
+                + "&channels=\(query.list("channels")?.joined(separator: ",") ?? "")&lineup=\(query.string("lineup") ?? "")"
+                + "&alarm=\(lead.components.seconds)&site=\(site?.origin ?? "")"
             return try serving.cached(request, key: key) { index in
-                let programmes = try ids.map { id in
-                    guard let programme = index.programme(id) else { throw APIError.notFound("unknown programme \(Quoted(id))") }
-                    return programme
+                // Airings that have left the guide are left out: a subscribed calendar keeps
+                // asking for the same list week after week. Only a list of nothing known is a 404.
+                var programmes = ids.compactMap(index.programme)
+                if programmes.isEmpty && series.isEmpty, let id = ids.first {
+                    throw APIError.notFound("unknown programme \(Quoted(id))")
                 }
+                if !series.isEmpty {
+                    let channels = Set(try query.channels(serving.settings, index).map(\.id))
+                    let saved = WebPreferences(reminders: [], series: series)
+                    programmes += SavedAirings.programmes(saved, in: index, channels: channels)
+                }
+                var seen = Set<String>()
+                programmes = programmes.filter { seen.insert($0.id).inserted }
                 // No calendar name: an app importing a file with one offers to make a new calendar of it.
-                let calendar = ICalendar(events: AiringEvents.events(programmes, in: index, lead: lead))
+                let calendar = ICalendar(events: AiringEvents.events(programmes, in: index, lead: lead, site: site))
                 return .calendar(calendar, filename: "tvguide-reminders.ics")
             }
         }
@@ -26,13 +40,14 @@ extension GuideServer {
             let search = try CalendarSearch(query)
             let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
             let now = serving.now
+            let site = WebSite(request)
             // "From now on": the body changes as airings end, so the key holds the current second.
-            let key = "/calendar.ics?\(search.key)&alarm=\(lead.components.seconds)&now=\(Int(now.timeIntervalSince1970))"
+            let key = "/calendar.ics?\(search.key)&alarm=\(lead.components.seconds)&now=\(Int(now.timeIntervalSince1970))&site=\(site?.origin ?? "")"
             return try serving.cached(request, key: key) { index in
                 let channels = try query.channels(serving.settings, index)
                 let matches = search.airings(in: index, on: Set(channels.map(\.id)), from: now)
                 let calendar = ICalendar(name: "tvguide: " + search.description, refreshInterval: .seconds(3600),
-                                         events: AiringEvents.events(matches, in: index, lead: lead))
+                                         events: AiringEvents.events(matches, in: index, lead: lead, site: site))
                 return .calendar(calendar, filename: "tvguide-\(search.slug).ics")
             }
         }
@@ -82,10 +97,12 @@ enum CalendarQuery {
     static let maximumProgrammes = 100
     static let maximumTextLength = 200
 
-    /// `programme`: 1…100 ids, repeated or comma-separated; duplicates count once.
-    static func programmeIDs(_ query: QueryReader) throws -> [String] {
+    /// `programme`: 1…100 ids, repeated or comma-separated; duplicates count once. None is
+    /// allowed when `required` is false (the titles of `series` say what to list).
+    static func programmeIDs(_ query: QueryReader, required: Bool = true) throws -> [String] {
         guard let ids = query.list("programme") else {
-            throw APIError.badParameter("programme", "give at least one programme id (programme=La1.es@20261025T203000Z)")
+            if !required { return [] }
+            throw APIError.badParameter("programme", "give at least one programme id (programme=La1.es@20261025T203000Z) or a title in 'series'")
         }
         var seen = Set<String>()
         let distinct = ids.filter { seen.insert($0).inserted }
@@ -93,6 +110,19 @@ enum CalendarQuery {
             throw APIError.badParameter("programme", "\(distinct.count) ids, at most \(maximumProgrammes) are allowed")
         }
         return distinct
+    }
+
+    /// `series`: titles whose every airing the calendar lists, repeated (a title may hold commas).
+    static func seriesTitles(_ query: QueryReader) throws -> [String] {
+        var seen = Set<String>()
+        let titles = query.all("series").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        guard titles.count <= WebPreferences.maximumSeries else {
+            throw APIError.badParameter("series", "\(titles.count) titles, at most \(WebPreferences.maximumSeries) are allowed")
+        }
+        if let long = titles.first(where: { $0.count > maximumTextLength }) {
+            throw APIError.badParameter("series", "\(long.count) characters, at most \(maximumTextLength) are allowed")
+        }
+        return titles
     }
 
     /// `alarm`: minutes before the start, 0…1440; the configured lead otherwise.
@@ -204,22 +234,22 @@ enum AiringEvents {
         programmes.sorted { ($0.start, $0.channel) < ($1.start, $1.channel) }
     }
 
-    static func events(_ programmes: [Programme], in index: GuideIndex, lead: Duration) -> [ICalendar.Event] {
-        ordered(programmes).map { event($0, in: index, lead: lead) }
+    static func events(_ programmes: [Programme], in index: GuideIndex, lead: Duration, site: WebSite? = nil) -> [ICalendar.Event] {
+        ordered(programmes).map { event($0, in: index, lead: lead, site: site) }
     }
 
     /// One airing: the channel as its location, its synopsis (else the work's overview) as its
-    /// description, its kind and genres as categories, a display alarm `lead` before it starts.
-    /// No URL: the server does not know the address clients reach it by (proxies, port
-    /// forwards), and one built from the request's Host header would be cached for everyone.
-    static func event(_ programme: Programme, in index: GuideIndex, lead: Duration) -> ICalendar.Event {
+    /// description, its kind and genres as categories, a display alarm `lead` before it starts,
+    /// and its page on `site` (the address the calendar asked by) as its URL.
+    static func event(_ programme: Programme, in index: GuideIndex, lead: Duration, site: WebSite? = nil) -> ICalendar.Event {
         let work = index.work(of: programme)
         let channel = index.channel(programme.channel)?.name ?? programme.channel
         let summary = summary(of: programme)
         var categories: [String] = []
         var seen = Set<String>()
+        // The kind, then the genres in one language (English, as the feed's other words are), each once.
         let kind = index.kind(of: programme).map { [$0.rawValue] } ?? []
-        for category in kind + index.genreNames(of: programme)
+        for category in kind + GenreVocabulary.names(index.genreNames(of: programme), language: WebLanguage.en.rawValue)
         where seen.insert(SearchText.fold(category)).inserted {
             categories.append(category)
         }
@@ -228,7 +258,7 @@ enum AiringEvents {
             start: programme.start, end: programme.end > programme.start ? programme.end : nil,
             summary: summary, location: channel,
             description: nonEmpty(programme.synopsis) ?? nonEmpty(work?.metadata.overview),
-            categories: categories, alarmLead: lead,
+            categories: categories, url: site.map { $0.origin + WebLinks.programme(programme.id) }, alarmLead: lead,
             alarmDescription: "\(summary) on \(channel) " + (lead > .zero ? "in \(spoken(lead))" : "now"))
     }
 
@@ -259,4 +289,27 @@ enum AiringEvents {
         guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return text
     }
+}
+
+/// The address a client reached the server by, from its `Host` (or a proxy's
+/// `X-Forwarded-Host` and `X-Forwarded-Proto`): feeds link back to the web guide with it.
+struct WebSite: Sendable {
+    /// `http://192.168.1.10:8080`.
+    let origin: String
+
+    /// Nil when the request names no host, or one that is not a plain host and port.
+    init?(_ request: Request) {
+        guard let host = request.headers[.xForwardedHost]?.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) })
+            ?? request.head.authority,
+            !host.isEmpty, host.count <= 255,
+            host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-.:[]".unicodeScalars.contains($0) })
+        else { return nil }
+        let scheme = request.headers[.xForwardedProto]?.lowercased() == "https" ? "https" : "http"
+        origin = scheme + "://" + host
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

@@ -17,6 +17,8 @@ struct ICalendar: Sendable {
         var location: String?
         var description: String?
         var categories: [String]
+        /// The airing's page in the web guide, when the server knows the address it is reached by.
+        var url: String?
         /// How long before `start` the reminder goes off.
         var alarmLead: Duration
         var alarmDescription: String
@@ -53,6 +55,7 @@ struct ICalendar: Sendable {
             if let location = event.location { lines.add("LOCATION:" + Self.escape(location)) }
             if let description = event.description { lines.add("DESCRIPTION:" + Self.escape(description)) }
             if !event.categories.isEmpty { lines.add("CATEGORIES:" + event.categories.map(Self.escape).joined(separator: ",")) }
+            if let url = event.url { lines.add("URL:" + url) }
             lines.add("BEGIN:VALARM")
             lines.add("ACTION:DISPLAY")
             lines.add("DESCRIPTION:" + Self.escape(event.alarmDescription))

@@ -10,8 +10,14 @@ extension GuideServer {
             let index = serving.state.index
             // A replica that lost its store serves the guide in hand, but no newer one: degraded.
             let storeLost = health.store?.live == false
+            var reasons: [String] = []
+            if let error = health.lastRefreshError { reasons.append("the last refresh failed: \(error)") }
+            if storeLost { reasons.append("the shared snapshot store is lost") }
+            if !index.isEmpty, let fallback = GuideStatus.fallback(index.snapshot.report) {
+                reasons.append("every live guide source failed (\(fallback.failed.joined(separator: ", "))); the guide comes from \(fallback.served.joined(separator: ", "))")
+            }
             let report = HealthReport(
-                status: index.isEmpty ? "empty" : (health.lastRefreshError == nil && !storeLost ? "ok" : "degraded"),
+                status: index.isEmpty ? "empty" : (reasons.isEmpty ? "ok" : "degraded"), reasons: reasons,
                 origin: health.origin, generatedAt: index.isEmpty ? nil : index.snapshot.generatedAt, loadedAt: health.loadedAt,
                 channels: index.snapshot.channels.count, programmes: index.snapshot.programmes.count,
                 staleChannels: index.snapshot.report.channels.filter(\.stale).map(\.id),
@@ -56,6 +62,8 @@ struct HealthReport: Encodable {
         var followed: Int
     }
     var status: String
+    /// Why `status` is `degraded`; empty otherwise.
+    var reasons: [String]
     var origin: String
     var generatedAt: Date?
     var loadedAt: Date?

@@ -44,48 +44,61 @@
     }
   }
 
-  // My channels: the unticked ones are remembered in this browser and their rows hidden.
-  var storageKey = "tvguide.hiddenChannels";
-  var hidden = [];
-  try { hidden = JSON.parse(localStorage.getItem(storageKey) || "[]"); } catch (error) { hidden = []; }
-  if (!Array.isArray(hidden)) { hidden = []; }
-  var save = function () {
-    try { localStorage.setItem(storageKey, JSON.stringify(hidden)); } catch (error) { /* private mode: this page only */ }
-  };
-  var picker = document.getElementById("my-channels");
-  var apply = function () {
-    each(".row[data-channel]", function (row) { row.hidden = hidden.indexOf(row.getAttribute("data-channel")) >= 0; });
-    if (!picker) { return; }
-    var count = picker.querySelectorAll("input[data-channel]:not(:checked)").length;
-    var label = picker.querySelector("[data-hidden-count]");
-    if (label) { label.textContent = count ? "(" + count + " hidden)" : ""; }
-  };
-  if (picker) {
-    picker.hidden = false;
-    each("input[data-channel]", function (box) {
-      var id = box.getAttribute("data-channel");
-      box.checked = hidden.indexOf(id) < 0;
-      box.addEventListener("change", function () {
-        hidden = hidden.filter(function (other) { return other !== id; });
-        if (!box.checked) { hidden.push(id); }
-        save();
-        apply();
-      });
-    }, picker);
-    var showAll = picker.querySelector("[data-action=show-all]");
-    if (showAll) {
-      showAll.addEventListener("click", function () {
-        hidden = [];
-        save();
-        each("input[data-channel]", function (box) { box.checked = true; }, picker);
-        apply();
-      });
-    }
-  }
-  apply();
+  // A block too narrow for its title shows it whole on the first tap; the second opens it.
+  each(".block", function (block) {
+    block.addEventListener("click", function (event) {
+      var title = block.querySelector("b");
+      var cut = title && title.scrollWidth > title.clientWidth + 1;
+      if (cut && !block.classList.contains("expanded")) {
+        event.preventDefault();
+        each(".block.expanded", function (other) { other.classList.remove("expanded"); });
+        block.classList.add("expanded");
+      }
+    });
+  });
 
-  // The line-up select applies at once; its button is for browsers without JavaScript.
-  each("form.lineup select", function (select) {
+  // Share: the system's share sheet where the browser has one, else the link copied.
+  var note = document.querySelector(".share-note");
+  each("[data-action=share]", function (button) {
+    var canShare = typeof navigator.share === "function";
+    var canCopy = navigator.clipboard && typeof navigator.clipboard.writeText === "function";
+    if (!canShare && !canCopy) { return; }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var url = location.href;
+      if (canShare) {
+        navigator.share({ title: document.title, url: url }).catch(function () { /* the person closed the sheet */ });
+      } else {
+        navigator.clipboard.writeText(url).then(function () {
+          if (note) { note.textContent = note.getAttribute("data-copied"); }
+        }, function () { /* no permission: nothing copied, nothing said */ });
+      }
+    });
+  });
+
+  // Read aloud: the browser's own speech, in the page's language.
+  each("[data-action=speak]", function (button) {
+    if (!("speechSynthesis" in window) || typeof SpeechSynthesisUtterance !== "function") { return; }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var parts = [];
+      each(".facts h1, .facts .subtitle, .facts .synopsis", function (element) { parts.push(element.textContent); });
+      window.speechSynthesis.cancel();
+      var utterance = new SpeechSynthesisUtterance(parts.join(". "));
+      utterance.lang = document.documentElement.lang === "es" ? "es-ES" : "en-GB";
+      window.speechSynthesis.speak(utterance);
+    });
+  });
+
+  // A phone subscribes to a calendar by its webcal:// address; the http one stays in data-href.
+  each("[data-action=subscribe]", function (link) {
+    var path = link.getAttribute("data-href");
+    if (path && path.charAt(0) === "/") { link.href = "webcal://" + location.host + path; }
+  });
+  each("[data-subscribe-url]", function (code) { code.textContent = location.origin + code.textContent; });
+
+  // The selects apply at once; their buttons are for browsers without JavaScript.
+  each("form.lineup select, form.filters select", function (select) {
     select.addEventListener("change", function () { select.form.submit(); });
   });
   each("[data-js-hide]", function (element) { element.hidden = true; });
