@@ -152,6 +152,8 @@ struct CalendarSearch: Sendable {
     var lineup: String?
     private var foldedTitle: String?
     private var foldedGenre: String?
+    /// The canonical genres `genre` names, by id or by any of their words.
+    private var genreIDs: Set<String> = []
 
     init(_ query: QueryReader) throws {
         title = try CalendarQuery.text(query, "title")
@@ -170,6 +172,7 @@ struct CalendarSearch: Sendable {
         lineup = query.string("lineup")
         foldedTitle = title.map(SearchText.fold)
         foldedGenre = genre.map(SearchText.fold)
+        if let genre { genreIDs = Set(GenreVocabulary.name(ofID: genre, language: "en") != nil ? [genre] : GenreVocabulary.ids([genre])) }
     }
 
     /// Everything the feed depends on besides the guide and the clock, for the response cache.
@@ -206,6 +209,13 @@ struct CalendarSearch: Sendable {
         return slug.isEmpty ? "search" : slug
     }
 
+    /// A genre asked matches a programme's genre of the same canonical genre (`comedia`,
+    /// `Comedy`), or, for a word the vocabulary does not know, the same word.
+    private func matchesGenre(_ names: [String], folded: String) -> Bool {
+        if !genreIDs.isEmpty { return !Set(GenreVocabulary.ids(names)).isDisjoint(with: genreIDs) }
+        return names.contains { SearchText.fold($0) == folded }
+    }
+
     /// At most this many airings in a feed: the soonest ones.
     static let maximumEvents = 1_000
 
@@ -219,7 +229,7 @@ struct CalendarSearch: Sendable {
             guard programme.end > now || programme.start >= now, channels.contains(programme.channel) else { continue }
             if let foldedTitle, !index.foldedTitle(at: position).contains(foldedTitle) { continue }
             if let kind, index.kind(of: programme) != kind { continue }
-            if let foldedGenre, !index.genreNames(of: programme).contains(where: { SearchText.fold($0) == foldedGenre }) { continue }
+            if let foldedGenre, !matchesGenre(index.genreNames(of: programme), folded: foldedGenre) { continue }
             matches.append(programme)
             if matches.count == Self.maximumEvents { break }
         }

@@ -87,7 +87,7 @@ extension WebPages {
 
         let directors = detail.crew.filter { $0.job.caseInsensitiveCompare("Director") == .orderedSame }.map(\.name)
         let rating = detail.ratings.voteAverage.map { average in
-            String(format: "%.1f/10", average) + (detail.ratings.voteCount.map { " (" + t.text("votes", ["count": grouped($0, query.language)]) + ")" } ?? "")
+            decimal(average, query.language) + "/10" + (detail.ratings.voteCount.map { " (" + t.text("votes", ["count": grouped($0, query.language)]) + ")" } ?? "")
         } ?? detail.ratings.stars?.first?.value
 
         let later = index.otherAirings(of: programme, from: now)

@@ -63,7 +63,7 @@ extension WebPages {
             let work = index.work(of: first)
             let people = byPeople.names[key].map { t.text("searchPeople", ["names": $0.sorted().joined(separator: ", ")]) }
             return SearchPage.Result(
-                title: work?.metadata.title ?? first.title, kind: index.kind(of: first)?.webLabel(t), people: people,
+                title: first.title, kind: index.kind(of: first)?.webLabel(t), people: people,
                 poster: webImage(work?.metadata.poster ?? first.images?.first?.url),
                 href: query.link(WebLinks.programme(first.id)),
                 airings: shown.map { airingItem($0, index: index, query: query, now: now) },

@@ -9,7 +9,10 @@ import Testing
             let response = try await client.get("/health")
             #expect(response.status == 200)
             let health = try response.object()
-            #expect(health["status"] as? String == "ok")
+            // The golden guide is the offline default's: every live source failed and the recorded week served.
+            #expect(health["status"] as? String == "degraded")
+            let reasons = try #require(health["reasons"] as? [String])
+            #expect(reasons == ["every live guide source failed (elpais, movistarplus, miguiatv); the guide comes from xmltv-sample"])
             #expect(health["origin"] as? String == "latest.json")
             #expect(health["programmes"] as? Int == ServerHarness.golden.programmes.count)
             #expect(health["generatedAt"] as? String == "2026-10-21T19:00:00Z")

@@ -103,8 +103,9 @@ import TVGuideKit
             #expect(Self.row(html, channel: "La1.es") != nil)
             #expect(Self.row(html, channel: "Antena3.es") != nil)
             #expect(html.contains("<option value=\"national\" selected>national</option>"))
-            #expect(html.contains("<input type=\"hidden\" name=\"at\" value=\"2026-10-21T19:00:00Z\">"))
-            #expect(html.contains("lineup=national"), "sliding keeps the line-up")
+            #expect(html.contains("<form class=\"lineup\" method=\"get\" action=\"/my-channels/save\">"), "choosing a line-up keeps it")
+            #expect(html.contains("<input type=\"hidden\" name=\"back\" value=\"/?lineup=national&amp;at=2026-10-21T19:00:00Z\">"))
+            #expect(html.contains("<a href=\"/?at=2026-10-21T22:00:00Z&amp;lineup=national\" rel=\"next\">"), "sliding keeps the line-up")
             let all = try await client.get("/").text
             #expect(all.contains("<option value=\"\" selected>All channels</option>"))
             let unknown = try await client.get("/?lineup=cable")
@@ -166,13 +167,15 @@ import TVGuideKit
             #expect(html.contains("<a href=\"/channel/Antena3.es?date=2026-10-21\">Antena 3</a>"))
             #expect(html.contains("Wednesday 21 October · 22:50–01:15</time> · 2 h 25 min · Film"))
             #expect(html.contains("<p class=\"status\">Starts in 1 h 50 min</p>"))
-            #expect(html.contains("<a class=\"button primary\" href=\"/reminders.ics?programme=\(Self.film)\">Add reminder</a>"))
+            #expect(html.contains("<a class=\"button primary\" data-action=\"add-reminder\" href=\"/my-calendar/add?programme=\(Self.film)&amp;back=%2Fprogramme%2F\(Self.film)\">Add reminder</a>"))
+            #expect(html.contains("<a class=\"button\" data-action=\"add-series\" href=\"/my-calendar/add?series=Gladiator&amp;back=%2Fprogramme%2F\(Self.film)\">Every airing of this title</a>"))
+            #expect(!html.contains("class=\"on-air-note\""), "not on air")
             #expect(html.contains("<a class=\"button\" href=\"https://www.youtube.com/watch?v=as_UCZsZaSZ\""))
             #expect(html.contains("<dt>Director</dt><dd>Ridley Scott</dd>"))
             #expect(html.contains("<dt>Rating</dt><dd>8.2/10 (19,400 votes)</dd>"))
             #expect(html.contains("<dt>Year</dt><dd>2000</dd>"))
             #expect(html.contains("<li>Russell Crowe <span>as Maximus</span></li>"))
-            let airings = try #require(html.components(separatedBy: "<h2>Other airings</h2>").last)
+            let airings = try #require(html.components(separatedBy: "<h2>Next airings</h2>").last)
             #expect(airings.contains("<a href=\"/programme/\(Self.filmAgain)\"><time datetime=\"2026-10-24T18:15:00+02:00\">Sat 24 Oct 18:15</time> Antena 3</a>"))
             #expect(Self.count("<li class=", in: airings) == 1, "the film airs twice: the other airing only")
         }
@@ -182,7 +185,8 @@ import TVGuideKit
         try await ServerHarness.run { client in
             let html = try await client.get("/programme/La1.es@20261021T190000Z").text
             #expect(html.contains("<p class=\"status\">On air · 55 min left</p>"))
-            let airings = try #require(html.components(separatedBy: "<h2>Other airings</h2>").last)
+            #expect(html.contains("<p class=\"on-air-note\">It is on air now"), "a reminder of a programme on air says so")
+            let airings = try #require(html.components(separatedBy: "<h2>Next airings</h2>").last?.components(separatedBy: "</section>").first)
             #expect(!airings.contains("La1.es@20261021T190000Z"), "not itself")
             #expect(airings.contains("<li class=\"on-air\"><a href=\"/programme/24h.es@20261021T190000Z\">"), "the same news on 24h, on air too")
             #expect(airings.contains("href=\"/programme/La1.es@20261022T190000Z\""))
@@ -412,7 +416,8 @@ import TVGuideKit
         try await ServerHarness.run(settings: settings) { client in
             let html = try await client.get("/").text
             #expect(Self.rowChannels(html) == mapped)
-            let checks = html.components(separatedBy: "<input type=\"checkbox\" data-channel=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            let choice = try await client.get("/my-channels").text
+            let checks = choice.components(separatedBy: "<input type=\"checkbox\" name=\"channel\" value=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
             #expect(checks == mapped, "My channels lists them in the same order")
             for path in ["/channels?limit=1000", "/now?limit=1000", "/grid?limit=1000"] {
                 let answer = try await client.get(path).object()

@@ -67,6 +67,8 @@ struct ServerResponse: Sendable {
     /// Header names lower-cased.
     var headers: [String: String]
     var body: Data
+    /// Every `Set-Cookie` field, in order (`headers` keeps one value per name).
+    var setCookies: [String] = []
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
@@ -96,7 +98,7 @@ struct ServerClient: Sendable {
 
     /// Not `HTTPClient.shared`, which asks for gzip as a browser does and inflates what comes:
     /// the tests read the bytes the server sends. Lives as long as the test process.
-    private static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init())
+    private static let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
 
     /// GETs `path` (with its query, sent as written, so tests can send raw and malformed paths).
     func get(_ path: String, headers: [String: String] = [:]) async throws -> ServerResponse {
@@ -112,6 +114,7 @@ struct ServerClient: Sendable {
         let bytes = collected.readBytes(length: collected.readableBytes) ?? []
         var fields: [String: String] = [:]
         for (name, value) in response.headers { fields[name.lowercased()] = value }
-        return ServerResponse(status: Int(response.status.code), headers: fields, body: Data(bytes))
+        return ServerResponse(status: Int(response.status.code), headers: fields, body: Data(bytes),
+                              setCookies: response.headers["set-cookie"])
     }
 }
