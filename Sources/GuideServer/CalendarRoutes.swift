@@ -8,8 +8,8 @@ extension GuideServer {
     static func addCalendarRoutes(to routes: RouteTable, _ serving: ServingContext) {
         routes.get("/reminders.ics") { request, _ in
             let query = QueryReader(request)
-            let ids = try CalendarQuery.programmeIDs(query, required: query.list("series") == nil)
             let series = try CalendarQuery.seriesTitles(query)
+            let ids = try CalendarQuery.programmeIDs(query, required: series.isEmpty)
             let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
             let site = WebSite(request)
             let key = "/reminders.ics?programme=\(ids.joined(separator: ","))&series=\(series.joined(separator: "\u{1F}"))"

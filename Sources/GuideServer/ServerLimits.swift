@@ -50,8 +50,8 @@ package struct ServerLimits: Sendable, Hashable {
     /// a proxy and another to the server. No route reads any other, so a shared link's repeated
     /// `utm_source` changes nothing and is let through.
     static let singleValuedParameters: Set<Substring> = [
-        "alarm", "at", "date", "from", "genre", "hours", "kind", "limit", "lineup", "offset", "q", "title", "to",
-        "type", "tz", "year_from", "year_to",
+        "alarm", "all", "at", "back", "date", "from", "genre", "hours", "kind", "limit", "lineup", "offset", "q", "set", "shown",
+        "title", "to", "tonight", "type", "tz", "view", "year_from", "year_to",
     ]
 }
 

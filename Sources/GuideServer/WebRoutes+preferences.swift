@@ -71,18 +71,37 @@ extension GuideServer {
         ])
     }
 
-    /// `back`: a path of this site to return to; anything else (another host, `//host`) is
-    /// replaced by `fallback`, so that the link cannot send a person elsewhere.
+    /// `back`: a path of this site to return to, as a valid URI reference (what a URI may not
+    /// hold percent-encoded); anything else (another host, `//host`) is replaced by `fallback`,
+    /// so that the link cannot send a person elsewhere.
     private static func back(_ query: QueryReader, default fallback: String) -> String {
-        guard let back = query.string("back"), back.hasPrefix("/"), !back.hasPrefix("//"),
-              !back.contains("\\"), !back.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
-        else { return fallback }
-        return back
+        guard let back = query.string("back"), back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\") else { return fallback }
+        let bytes = Array(back.utf8)
+        var location = ""
+        for (offset, byte) in bytes.enumerated() {
+            let escape = byte == UInt8(ascii: "%") && offset + 2 < bytes.count && bytes[offset + 1].isHexDigit && bytes[offset + 2].isHexDigit
+            if escape || (uriCharacters.contains(byte) && byte != UInt8(ascii: "%")) {
+                location.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                location += String(format: "%%%02X", byte)
+            }
+        }
+        return location
     }
+
+    /// RFC 3986's unreserved and reserved characters, which a `Location` may hold as they are.
+    private static let uriCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8)
 
     private static func redirect(to location: String, setting cookies: [Cookie]) -> Response {
         var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store", .contentLength: "0"])
         for cookie in cookies { response.setCookie(cookie) }
         return response
+    }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -57,6 +57,8 @@ import TestSupport
             #expect(try await client.get("/language?set=de").status == 400)
             let elsewhere = try await client.get("/language?set=en&back=//evil.example/")
             #expect(elsewhere.headers["location"] == "/", "back never leaves the site")
+            let accented = try await client.get("/language?set=en&back=/find%3Fq%3D%C3%A1guila%20real%25")
+            #expect(accented.headers["location"] == "/find?q=%C3%A1guila%20real%25", "a valid URI, whatever back held")
         }
     }
 

@@ -13,6 +13,7 @@ import guide  # noqa: E402
 
 # view, size, language → counts of axe violations by impact, filled by test_axe.py.
 AXE_TABLE = {}
+AXE_VERSION = []
 # Lines for the end of the run (the crawler's figures).
 SUMMARY = []
 
@@ -63,6 +64,15 @@ class Pages:
         scrollWidth: document.documentElement.scrollWidth,
         clientWidth: document.documentElement.clientWidth,
         ready: document.body !== null && document.body.getAttribute('data-js') === 'ready',
+        // The innermost elements that stick out to the right of the viewport (a phone's sideways scroll).
+        wide: Array.from(document.body.querySelectorAll('*')).filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && r.right > document.documentElement.clientWidth + 1 &&
+              !Array.from(e.children).some(c => c.getBoundingClientRect().right > document.documentElement.clientWidth + 1);
+          }).slice(0, 6).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+            (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') +
+            ' (right edge ' + Math.round(e.getBoundingClientRect().right) + ' px: "' +
+            (e.textContent || '').trim().slice(0, 40) + '")'),
       };
     """
 
@@ -114,11 +124,13 @@ class Pages:
 
 def run_axe(driver):
     """axe-core's violations on the page the driver shows, every rule axe runs by default."""
-    from axe_selenium_python import Axe
+    from selenium_axe_python import Axe
 
     axe = Axe(driver)
     axe.inject()
     results = axe.run()
+    if not AXE_VERSION:
+        AXE_VERSION.append(results.get("testEngine", {}).get("version", "?"))
     return [{"id": v["id"], "impact": v.get("impact") or "none", "help": v.get("help", ""),
              "targets": [", ".join(map(str, node.get("target", []))) for node in v.get("nodes", [])],
              "summaries": [node.get("failureSummary", "") for node in v.get("nodes", [])]}
@@ -155,7 +167,7 @@ def pytest_terminal_summary(terminalreporter):
     impacts = ("critical", "serious", "moderate", "minor")
     write = terminalreporter.write_line
     write("")
-    write("axe-core violations (rules violated; nodes in brackets) per view, size and language:")
+    write(f"axe-core {AXE_VERSION[0] if AXE_VERSION else '?'} violations (rules violated; nodes in brackets) per view, size and language:")
     header = f"{'view':<12} {'size':<8} {'lang':<4} " + " ".join(f"{i:>10}" for i in impacts) + "  rules"
     write(header)
     write("-" * len(header))

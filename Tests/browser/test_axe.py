@@ -1,4 +1,4 @@
-"""axe-core (as axe-selenium-python bundles it) on every view, desktop and phone, both languages:
+"""axe-core (as selenium-axe-python bundles it) on every view, desktop and phone, both languages:
 no violation of impact serious or critical, colour contrast included. The counts of every impact
 are gathered for the table printed at the end of the run (conftest.py)."""
 

@@ -68,7 +68,8 @@ def test_script_runs_without_console_errors(pages, language, size, name, path, c
 def test_phone_page_does_not_scroll_sideways(pages, language, name, path):
     report = pages.report(language, "phone", path)
     assert report["scrollWidth"] <= report["clientWidth"], \
-        f"{path} on a 390 px phone is {report['scrollWidth']} px wide: the whole page scrolls sideways"
+        f"{path} on a 390 px phone is {report['scrollWidth']} px wide: the whole page scrolls sideways; " \
+        f"sticking out: {'; '.join(report['wide'])}"
 
 
 def test_phone_shows_now_and_next_instead_of_the_grid(fresh_driver):
