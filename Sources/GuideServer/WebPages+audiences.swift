@@ -29,7 +29,7 @@ extension WebPages {
         let held = index.audienceDays
         let asked = try query.reader.day("date")
         if let asked, index.audiencesByDay[asked] == nil {
-            throw APIError.notFound("There is no audience ranking for \(asked); days held: \(held.map(\.description).joined(separator: ", ")).")
+            throw APIError.notFound(t.text("noRanking", ["day": asked.description, "days": held.map(\.description).joined(separator: ", ")]))
         }
         let day = asked ?? held.last
         let records = day.flatMap { index.audiencesByDay[$0] }?.records ?? []

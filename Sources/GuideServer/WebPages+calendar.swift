@@ -72,11 +72,25 @@ extension WebPages {
             } while cursor.month == first.month && cursor.year == first.year
             let lastOfPrevious = first.adding(days: -1)
             previous = Day(year: lastOfPrevious.year, month: lastOfPrevious.month, day: 1)
-            next = first.adding(days: 32).adding(days: 0)
-            next = Day(year: next!.year, month: next!.month, day: 1)
+            let nextMonth = first.adding(days: 31)
+            next = Day(year: nextMonth.year, month: nextMonth.month, day: 1)
             spanLabel = t.months[first.month - 1] + " " + String(first.year)
         default:
             days = groupedByDay(saved, index: index, query: query, now: now)
+        }
+        // Saved airings are the guide's: the views move only through weeks and months it covers.
+        let guideDays = WebDays.guideDays(index, in: zone)
+        if let first = guideDays.first, let last = guideDays.last {
+            // The last day the previous week or month shows.
+            func lastDay(from start: Day) -> Day {
+                guard view == "month" else { return start.adding(days: 6) }
+                let after = start.adding(days: 31)
+                return Day(year: after.year, month: after.month, day: 1).adding(days: -1)
+            }
+            if let shown = previous, lastDay(from: shown) < first { previous = nil }
+            if let shown = next, shown > last { next = nil }
+        } else {
+            (previous, next) = (nil, nil)
         }
         let subscribe = SavedAirings.feedLink(preferences, knownIn: index, lineup: query.lineupName, channels: preferences.channels)
         return CalendarPage(

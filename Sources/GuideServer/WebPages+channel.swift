@@ -37,7 +37,7 @@ struct ChannelPage {
 extension WebPages {
     /// `GET /channel/{id}?date=`: the channel's local day, the programme on air marked with its time left.
     static func channel(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ChannelPage {
-        guard let channel = index.channel(id) else { throw APIError.notFound("There is no channel \(Quoted(id)) in the guide.") }
+        guard let channel = index.channel(id) else { throw APIError.notFound(query.t.text("noChannel", ["id": "\(Quoted(id))"])) }
         let zone = query.zone, t = query.t
         let today = Day(now, in: zone)
         let day = try query.reader.day("date") ?? today

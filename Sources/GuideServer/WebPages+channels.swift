@@ -44,7 +44,7 @@ extension WebPages {
 
     /// `GET /programme/{id}/airings`: the work's (or title's) airings from now on, by day.
     static func airings(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> AiringsPage {
-        guard let programme = index.programme(id) else { throw APIError.notFound("There is no programme \(Quoted(id)) in the guide.") }
+        guard let programme = index.programme(id) else { throw APIError.notFound(query.t.text("noProgramme", ["id": "\(Quoted(id))"])) }
         let later = index.otherAirings(of: programme, from: now)
         let days = groupedByDay(later, index: index, query: query, now: now)
         return AiringsPage(

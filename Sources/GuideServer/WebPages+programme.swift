@@ -68,7 +68,7 @@ extension WebPages {
 
     /// `GET /programme/{id}`: the airing with its work's metadata where enrichment found one.
     static func programme(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ProgrammePage {
-        guard let programme = index.programme(id) else { throw APIError.notFound("There is no programme \(Quoted(id)) in the guide.") }
+        guard let programme = index.programme(id) else { throw APIError.notFound(query.t.text("noProgramme", ["id": "\(Quoted(id))"])) }
         let zone = query.zone, t = query.t
         // The same derivation as `GET /programmes/{id}`, so the page and the API agree.
         let detail = ProgrammeDetail(programme, channel: index.channel(programme.channel) ?? Channel(id: programme.channel, name: programme.channel), in: index)
