@@ -111,6 +111,7 @@ let package = Package(
             .embedInCode("Resources/programme.mustache"),
             .embedInCode("Resources/airings.mustache"),
             .embedInCode("Resources/listed-airing.mustache"),
+            .embedInCode("Resources/listed-days.mustache"),
             .embedInCode("Resources/coming-up.mustache"),
             .embedInCode("Resources/search.mustache"),
             .embedInCode("Resources/audiences.mustache"),

@@ -14,6 +14,7 @@ enum WebTemplates {
         "programme": text(PackageResources.programme_mustache),
         "airings": text(PackageResources.airings_mustache),
         "listed-airing": text(PackageResources.listed_airing_mustache),
+        "listed-days": text(PackageResources.listed_days_mustache),
         "coming-up": text(PackageResources.coming_up_mustache),
         "search": text(PackageResources.search_mustache),
         "audiences": text(PackageResources.audiences_mustache),
