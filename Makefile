@@ -26,6 +26,7 @@ test: deps
 	swift test --skip-build --filter "$(TIMED_SUITES)" --skip "$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
 	swift test --skip-build --filter "$(STORE_SUITES)" --skip "$(CONVERGENCE_SUITES)"
 	swift test --skip-build --filter "$(CONVERGENCE_SUITES)"
+	scripts/test-browser
 	scripts/test-shifted-clock --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
 	scripts/test-shifted-clock --filter "$(TIMED_SUITES)" --skip "$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
 	scripts/test-shifted-clock --filter "$(STORE_SUITES)" --skip "$(CONVERGENCE_SUITES)"

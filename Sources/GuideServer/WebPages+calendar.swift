@@ -97,7 +97,8 @@ extension WebPages {
             chrome: PageChrome(query, page: "calendar", view: .calendar, index: index, now: now), t: t.strings,
             heading: t["calendarHeading"],
             views: [("day", "day"), ("week", "week"), ("month", "month")].map { key, label in
-                CalendarPage.ViewLink(key: key, label: t[label], href: link(view: key, date: view == "day" ? nil : date), current: key == view)
+                // The day view lists everything saved: it takes no date.
+                CalendarPage.ViewLink(key: key, label: t[label], href: link(view: key, date: key == "day" || view == "day" ? nil : date), current: key == view)
             },
             previousHref: previous.map { link(view: view, date: $0) }, nextHref: next.map { link(view: view, date: $0) },
             spanLabel: spanLabel,

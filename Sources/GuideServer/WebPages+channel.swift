@@ -27,7 +27,8 @@ struct ChannelPage {
     let todayHref: String
     let nextHref: String?
     let nextLabel: String
-    let primeTimeHref: String
+    /// Nil when the day's prime time is outside the guide.
+    let primeTimeHref: String?
     let days: [WebDays.Link]
     let rows: [Row]
     let hasRows: Bool
@@ -55,6 +56,8 @@ extension WebPages {
                 timeLeft: onAir ? t.text("onAirLeft", ["left": WebTime.duration(programme.end.timeIntervalSince(now), t)]) : nil)
         }
         let days = WebDays.guideDays(index, in: zone)
+        let window = index.snapshot.window.from..<index.snapshot.window.to
+        let prime = WebDays.moment(day, minutes: WebDays.primeTime.start, in: zone)
         let previous = day.adding(days: -1), next = day.adding(days: 1)
         let path = WebLinks.channel(id)
         func dayLink(_ other: Day) -> String {
@@ -68,7 +71,7 @@ extension WebPages {
             todayHref: query.link(path) + WebLinks.onAirAnchor,
             nextHref: days.last.map { next <= $0 } == true ? dayLink(next) : nil,
             nextLabel: WebTime.shortDay(next, t),
-            primeTimeHref: query.link("/", [("at", ISOTime.format(WebDays.moment(day, minutes: WebDays.primeTime.start, in: zone)))]),
+            primeTimeHref: window.contains(prime) ? query.link("/", [("at", ISOTime.format(prime))]) : nil,
             days: WebDays.picker(days, current: day, today: today, t, link: dayLink),
             rows: rows, hasRows: !rows.isEmpty,
             emptyText: t.text("channelEmpty", ["channel": channel.name]))

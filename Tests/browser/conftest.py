@@ -47,7 +47,7 @@ class Pages:
     look at: the DOM's facts, the console and axe's violations."""
 
     # Read in the page after it loaded (and guide.js ran).
-    FACTS = """
+    FACTS = r"""
       const header = document.querySelector('header.top');
       const links = Array.from(document.querySelectorAll('header.top nav.views a[data-view]'));
       const search = document.querySelector('header.top form.search');
@@ -64,15 +64,19 @@ class Pages:
         scrollWidth: document.documentElement.scrollWidth,
         clientWidth: document.documentElement.clientWidth,
         ready: document.body !== null && document.body.getAttribute('data-js') === 'ready',
-        // The innermost elements that stick out to the right of the viewport (a phone's sideways scroll).
+        // The outermost elements that stick out to the right of the viewport, outside any scrolling
+        // box of their own (what makes a phone's page scroll sideways).
         wide: Array.from(document.body.querySelectorAll('*')).filter(e => {
-            const r = e.getBoundingClientRect();
-            return r.width > 0 && r.right > document.documentElement.clientWidth + 1 &&
-              !Array.from(e.children).some(c => c.getBoundingClientRect().right > document.documentElement.clientWidth + 1);
+            const r = e.getBoundingClientRect(), edge = document.documentElement.clientWidth + 1;
+            if (!(r.width > 0 && r.right > edge)) return false;
+            for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+              if (getComputedStyle(a).overflowX !== 'visible' || a.getBoundingClientRect().right > edge) return false;
+            }
+            return true;
           }).slice(0, 6).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
             (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') +
             ' (right edge ' + Math.round(e.getBoundingClientRect().right) + ' px: "' +
-            (e.textContent || '').trim().slice(0, 40) + '")'),
+            (e.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 40) + '")'),
       };
     """
 

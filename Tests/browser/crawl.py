@@ -13,14 +13,20 @@ Never a link to another host: those are counted by host and left alone.
   links them with its own `back`, so one request per effect (programme, title, line-up,
   language) and one per kind of page in `back` (Crawl.action_keys).
 - /reminders.ics links answer 200 with a VCALENDAR.
-- No link leaves the guide's window: a grid (`at`, `date`), channel day, Coming up or calendar
-  `date` outside the days the snapshot covers, or a ratings `date` without figures, is an error,
-  and such a page is not followed further.
+- No link leaves the guide's window: a grid `at` (+ `hours`) outside the snapshot's window, a
+  grid, channel, Coming up or calendar `date` (a calendar's day, week or month) without a day of
+  the guide, or a ratings `date` without figures, is an error, and such a page is not followed
+  further (so links that would run on for ever, page after page, end at the first one out).
+  A grid or channel page that says the guide has nothing there (class="empty") is an error too:
+  every channel has programmes on every day of the golden guide.
 
 Bounded by design: the guide's window is finite, so the pages are the days × the views' filters
-plus one page per programme. `--limit` (default 30000, far above the ~9,000 requests this guide
-makes) is a failure when passed, never a silent stop: a crawl that gets there has found links that
-do not end (a `later` link past the last day, for example), and it says which routes grew.
+plus one page per programme, and one list of airings per title: /programme/{id}/airings is the
+same list from each airing of a title (2,594 links to 40 lists in the golden guide, the slowest
+page the server renders), so one is requested per title (Crawl.airings_title). The golden guide
+takes about 9,000 requests (5,200 pages, every one of its 4,010 programmes among them).
+`--limit` (default 30000) is a failure when passed, never a silent stop: a crawl that gets there
+has found links that do not end, and it says which routes grew.
 
     Tests/browser/crawl.py http://127.0.0.1:PORT [--snapshot latest.json] [--workers 4]
 
@@ -76,11 +82,12 @@ def route(path):
 
 
 class Crawl:
-    def __init__(self, base, window, workers, limit):
+    def __init__(self, base, window, workers, limit, titles=None):
         self.base = base.rstrip("/")
         split = urllib.parse.urlsplit(self.base)
         self.host, self.port = split.hostname, split.port
         self.window = window
+        self.titles = titles or {}  # programme id → title
         self.workers = workers
         self.limit = limit
         self.seen = set()
@@ -129,6 +136,17 @@ class Crawl:
     def key(target):
         path, _, query = target.partition("?")
         return path + "?" + "&".join(sorted(query.split("&"))) if query else path
+
+    def airings_title(self, target):
+        """The title whose airings /programme/{id}/airings lists, or None for another link.
+        Every airing of a title links the same list (2,594 links for 260 titles in the golden
+        guide, each page the slowest the server renders), so one per title is requested."""
+        path, _, query = target.partition("?")
+        match = re.fullmatch(r"/programme/([^/]+)/airings", path)
+        if not match or query:
+            return None
+        programme = urllib.parse.unquote(match.group(1))
+        return self.titles.get(programme, programme)
 
     @staticmethod
     def action_keys(target):
@@ -282,6 +300,9 @@ class Crawl:
                                 continue
                             self.actions.update((effect, shape))
                         key = self.key(target)
+                        title = self.airings_title(target)
+                        if title is not None:
+                            key = "airings of " + title
                         if key in self.seen:
                             continue
                         self.seen.add(key)
@@ -304,8 +325,10 @@ def main(argv=None, say=print):
     if not args.base:
         parser.error("give the server's address (or set TVGUIDE_BASE)")
     guide.SNAPSHOT = Path(args.snapshot)
-    window = guide.Window(guide.snapshot())
-    crawl = Crawl(args.base, window, args.workers, args.limit)
+    data = guide.snapshot()
+    window = guide.Window(data)
+    titles = {f"{p['channel']}@{guide.parse_time(p['start']):%Y%m%dT%H%M%SZ}": p["title"] for p in data["programmes"]}
+    crawl = Crawl(args.base, window, args.workers, args.limit, titles)
     started = time.monotonic()
     crawl.run(["/", "/find?q=gladiator"])
     seconds = time.monotonic() - started
@@ -315,6 +338,12 @@ def main(argv=None, say=print):
           f"{crawl.kinds['page']} pages, {crawl.kinds['action']} state-changing links (303 checked, not followed), "
           f"{crawl.kinds['calendar']} calendars, {crawl.kinds['asset']} assets")
     say("crawl: by route: " + ", ".join(f"{r} {n}" for r, n in sorted(crawl.routes.items(), key=lambda kv: -kv[1])))
+    reached = {t.partition("?")[0][len("/programme/"):] for t in crawl.visited
+               if re.fullmatch(r"/programme/[^/]+", t.partition("?")[0])}
+    reached = {urllib.parse.unquote(p) for p in reached}
+    say(f"crawl: programme pages reached: {len(reached & set(titles))} of the snapshot's {len(titles)} programmes"
+        + (f"; {len(reached - set(titles))} not in it" if reached - set(titles) else "")
+        + f"; airings lists: {crawl.routes['/programme/{id}/airings']} (one per title)")
     if crawl.external:
         say(f"crawl: links to other hosts, not followed: {sum(crawl.external.values())} to "
               + ", ".join(f"{h} ({n})" for h, n in crawl.external.most_common(6)))

@@ -55,14 +55,14 @@ CONTRACT = {
         *[(f"nav.kinds a[data-kind={kind}]", 1, f"a {kind} filter")
           for kind in ("movie", "series", "programme", "documentary", "sports", "kids", "news")],
         ("nav.kinds a[data-filter=tonight], a[data-filter=tonight]", 1, "a tonight filter"),
-        ("section.day li.item[data-programme] a.title[href^='/programme/']", 1, "items grouped by day in section.day"),
+        ("section.day-group[data-day] li.item[data-programme] a.title[href^='/programme/']", 1, "items grouped by day in section.day-group"),
     ],
     "/find?q=gladiator": [
         ("section.result", 1, "results grouped by title"),
         (f"section.result a[href='/programme/{guide.FILM}']", 1, "a link to Gladiator's airing"),
     ],
     "/ratings": [
-        ("ol.ranking", 1, "the ranked day as <ol class=\"ranking\">"),
+        ("table.ranking tbody tr", 1, "the ranked day as a table, one row an entry"),
         ("nav.days a", 2, "a day picker"),
     ],
     "/my-calendar": [

@@ -7,7 +7,12 @@
 
   // Posters and backdrops are remote: one that fails is hidden, uncovering the placeholder.
   each("img[data-fallback]", function (img) {
-    var failed = function () { img.classList.add("failed"); };
+    var failed = function () {
+      img.classList.add("failed");
+      // A gallery image that cannot load takes its link away with it: nothing to open.
+      var item = img.closest(".gallery li");
+      if (item) { item.hidden = true; }
+    };
     if (img.complete && img.naturalWidth === 0) { failed(); } else { img.addEventListener("error", failed); }
   });
 
