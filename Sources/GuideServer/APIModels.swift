@@ -231,6 +231,12 @@ struct ProgrammeDetail: Encodable, Sendable {
     var provenance: Provenance
     /// Audience records measured for this airing.
     var audiences: [AudienceItem]
+    /// The page its source gave for it (`WatchAgain`), whatever the time: clients offer it once
+    /// the airing has ended, as the web guide does.
+    var watchAgain: WatchAgain?
+    /// Its stream from the playlist's catch-up, while the provider keeps it; set by the route,
+    /// which knows the playlist and the time.
+    var catchup: CatchupLink?
 
     init(_ programme: Programme, channel: Channel, in index: GuideIndex) {
         let work = index.work(of: programme)
@@ -266,5 +272,6 @@ struct ProgrammeDetail: Encodable, Sendable {
         }
         provenance = Provenance(programme: programme.source, work: work?.sources, matches: work?.matches)
         audiences = (index.audiencesByProgramme[programme.id] ?? []).map { AudienceItem($0, in: index) }
+        watchAgain = WatchAgain(programme, work: work)
     }
 }

@@ -75,13 +75,23 @@ extension GuideServer {
             }
         }
         routes.get("/programmes/{id}") { request, context in
-            try serving.cached(request, key: CacheKey.guide(request)) { index in
+            let catchups = await serving.catchups()
+            let now = CacheKey.second(serving.now)
+            // An airing on a channel with catch-up changes with the clock (its link comes once it
+            // has ended, goes after catchup-days, and may carry the time); the others only with
+            // the guide and the playlist.
+            let current = serving.state.index
+            let live = current.programme(context.pathID).map { catchups.table(current)[$0.channel] != nil } ?? false
+            let key = (live ? CacheKey.live(request, now) : CacheKey.guide(request)) + catchups.key
+            return try serving.cached(request, key: key) { index in
                 let id = context.pathID
                 guard let programme = index.programme(id), let channel = index.channel(programme.channel) else {
                     throw APIError.notFound("unknown programme \(Quoted(id))")
                 }
                 let timeZone = try QueryReader(request).timeZone()
-                return try .json(ProgrammeDetail(programme, channel: channel, in: index), timeZone: timeZone, maxAge: APICaching.guide)
+                var detail = ProgrammeDetail(programme, channel: channel, in: index)
+                detail.catchup = catchups.table(index)[programme.channel].flatMap { CatchupLink($0, programme: programme, now: now, timeZone: timeZone) }
+                return try .json(detail, timeZone: timeZone, maxAge: live ? APICaching.live : APICaching.guide)
             }
         }
         routes.get("/programmes/{id}/airings") { request, context in

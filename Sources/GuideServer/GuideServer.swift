@@ -87,6 +87,7 @@ struct ServingContext: Sendable {
     let settings: ServerSettings
     let source: GuideSource
     let logger: Logger
+    let catchupTables = CatchupTables()
 
     var now: Date { source.clock() }
 

@@ -43,6 +43,12 @@ struct ProgrammePage {
     let cast: [CastLine]
     let hasCast: Bool
     let trailerHref: String?
+    /// Once the airing has ended: the page its source gave for it, and the site it is on.
+    let watchAgainHref: String?
+    let watchAgainLabel: String?
+    /// Once the airing has ended, while the playlist's provider keeps it: its catch-up stream.
+    let catchupHref: String?
+    let catchupUntil: String?
     /// Nil once the programme has ended: a reminder of the past reminds of nothing.
     let reminderHref: String?
     let onAirNote: String?
@@ -67,7 +73,7 @@ extension WebPages {
     static let imagesShown = 12
 
     /// `GET /programme/{id}`: the airing with its work's metadata where enrichment found one.
-    static func programme(_ index: GuideIndex, id: String, query: WebQuery, now: Date) throws -> ProgrammePage {
+    static func programme(_ index: GuideIndex, id: String, query: WebQuery, now: Date, catchup: PlaylistCatchup? = nil) throws -> ProgrammePage {
         guard let programme = index.programme(id) else { throw APIError.notFound(query.t.text("noProgramme", ["id": "\(Quoted(id))"])) }
         let zone = query.zone, t = query.t
         // The same derivation as `GET /programmes/{id}`, so the page and the API agree.
@@ -95,6 +101,8 @@ extension WebPages {
         let saved = query.preferences.reminders.contains(programme.id)
         let seriesSaved = query.preferences.series.contains(programme.title)
         let back = WebLinks.programme(programme.id)
+        let watchAgain = ended ? detail.watchAgain : nil
+        let catchupLink = catchup.flatMap { CatchupLink($0, programme: programme, now: now, timeZone: zone) }
         return ProgrammePage(
             chrome: PageChrome(query, page: "programme", view: nil, index: index, now: now), t: t.strings,
             id: programme.id,
@@ -113,6 +121,9 @@ extension WebPages {
             cast: detail.cast.prefix(castShown).map { ProgrammePage.CastLine(name: $0.name, character: $0.character.map { t.text("asCharacter", ["character": $0]) }) },
             hasCast: !detail.cast.isEmpty,
             trailerHref: detail.trailer.flatMap { webImage($0.url) },
+            watchAgainHref: watchAgain?.url, watchAgainLabel: watchAgain.map { t.text("watchAgainOn", ["site": $0.site]) },
+            catchupHref: catchupLink?.url,
+            catchupUntil: catchupLink.map { t.text("catchupUntil", ["day": WebTime.longDay(Day($0.until, in: zone), t)]) },
             reminderHref: ended || saved ? nil : WebLinks.withQuery("/my-calendar/add", [("programme", programme.id), ("back", back)]),
             onAirNote: onAir && !saved ? t["onAirNote"] : nil,
             saved: saved,

@@ -20,8 +20,10 @@ extension GuideServer {
         }
         routes.page("/programme/{id}") { request, context in
             let id = WebLinks.decoded(context.parameters.get("id"))
-            return try webPage(request, serving) { index, query, now in
-                WebPages.render(try WebPages.programme(index, id: id, query: query, now: now), .programme)
+            let catchups = await serving.catchups()
+            return try webPage(request, serving, key: catchups.key) { index, query, now in
+                let catchup = index.programme(id).flatMap { catchups.table(index)[$0.channel] }
+                return WebPages.render(try WebPages.programme(index, id: id, query: query, now: now, catchup: catchup), .programme)
             }
         }
         routes.page("/programme/{id}/airings") { request, context in
@@ -72,11 +74,12 @@ extension GuideServer {
 
     /// A page rendered as of the current minute and cached under it (see `WebPages.maxAge`), in
     /// the reader's language and for their choices.
-    private static func webPage(_ request: Request, _ serving: ServingContext,
+    /// - Parameter key: what else the page shows, beyond the guide and the request.
+    private static func webPage(_ request: Request, _ serving: ServingContext, key extra: String = "",
                                 render: (GuideIndex, WebQuery, Date) throws -> RenderedResponse) throws -> Response {
         let now = WebTime.minute(serving.now)
         let query = try WebQuery(request)
-        let key = "web \(request.uri.path)?\(request.uri.query ?? "") @\(WebTime.epoch(now)) \(query.language.rawValue) \(query.preferences.key)"
+        let key = "web \(request.uri.path)?\(request.uri.query ?? "") @\(WebTime.epoch(now)) \(query.language.rawValue) \(query.preferences.key)" + extra
         return try serving.cached(request, key: key) { index in try render(index, query, now) }
     }
 }

@@ -22,25 +22,29 @@ enum ServerHarness {
 
     /// A source serving `snapshot` with the real XMLTV writer and gzip, the clock fixed at `now`.
     static func source(snapshot: Snapshot?, now: Date = goldenNow,
-                       refresh: (@Sendable () async throws -> RefreshOutcome?)? = nil) -> GuideSource {
-        GuideSource(
+                       refresh: (@Sendable () async throws -> RefreshOutcome?)? = nil,
+                       playlist: (@Sendable () async -> ServedPlaylist)? = nil) -> GuideSource {
+        var source = GuideSource(
             refresh: refresh,
             xmltv: { try XMLTVWriter.write(channels: $0.channels, programmes: $0.programmes) },
             gzip: { try Gzip.compress($0) },
             clock: { now })
+        source.playlist = playlist
+        return source
     }
 
     /// Starts the server, runs `body` with a client for it, and stops the server afterwards.
     static func run<T: Sendable>(
         snapshot: Snapshot? = golden, now: Date = goldenNow, settings: ServerSettings = ServerSettings(port: 0),
         refresh: (@Sendable () async throws -> RefreshOutcome?)? = nil,
+        playlist: (@Sendable () async -> ServedPlaylist)? = nil,
         _ body: (ServerClient) async throws -> T
     ) async throws -> T {
         var settings = settings
         settings.port = 0
         var logger = Logger(label: "test.serve")
         logger.logLevel = .critical
-        let server = GuideServer(settings: settings, source: source(snapshot: snapshot, now: now, refresh: refresh), latest: snapshot, logger: logger)
+        let server = GuideServer(settings: settings, source: source(snapshot: snapshot, now: now, refresh: refresh, playlist: playlist), latest: snapshot, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
