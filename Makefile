@@ -39,6 +39,7 @@ bench: deps
 	bench/audiences.sh
 	bench/serve.sh
 	bench/sources.sh
+	bench/recommend.sh
 
 # Issue 6: fault injection, SIGKILL loop, fuzzing, soak and secrets grep; renders docs/reliability.md.
 reliability: deps

@@ -38,6 +38,8 @@ package struct GuideIndex: Sendable {
     let workSearchTitles: [String: [String]]
     /// `Programme.id` → the audience records joined to it, by day.
     let audiencesByProgramme: [String: [AudienceRecord]]
+    /// What recommendations compare, made on the first one asked of this guide.
+    let recommendations = LazyRecommendationIndex()
 
     package init(_ snapshot: Snapshot, channelOrder: [String] = []) {
         self.snapshot = snapshot
@@ -97,7 +99,7 @@ package struct GuideIndex: Sendable {
 
     /// Where the programme with this id is, found from the channel and start the id is made
     /// of: a table from every id would cost a guide about 100 bytes per programme.
-    private func position(of id: String) -> Int? {
+    func position(of id: String) -> Int? {
         guard let at = id.lastIndex(of: "@"), let positions = schedules[String(id[..<at])] else { return nil }
         let time = id[id.index(after: at)...].prefix { $0 != "." }
         guard let second = CompactTime.parse(time) else { return nil }

@@ -74,6 +74,7 @@ package struct GuideServer: Sendable {
         addOperationsRoutes(to: table, serving)
         addAPIRoutes(to: table, serving)
         addCalendarRoutes(to: table, serving)
+        addRecommendationRoutes(to: table, serving)
         addPlaylistRoutes(to: table, serving)
         addWebRoutes(to: table, serving)
         return table

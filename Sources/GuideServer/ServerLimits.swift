@@ -50,7 +50,7 @@ package struct ServerLimits: Sendable, Hashable {
     /// a proxy and another to the server. No route reads any other, so a shared link's repeated
     /// `utm_source` changes nothing and is let through.
     static let singleValuedParameters: Set<Substring> = [
-        "alarm", "all", "at", "back", "date", "from", "genre", "hours", "kind", "limit", "lineup", "offset", "q", "set", "shown",
+        "alarm", "all", "at", "back", "date", "from", "genre", "hours", "kind", "lang", "limit", "lineup", "offset", "q", "set", "shown",
         "title", "to", "tonight", "type", "tz", "view", "year_from", "year_to",
     ]
 }

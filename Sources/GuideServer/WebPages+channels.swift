@@ -12,6 +12,9 @@ struct ChannelsPage {
     let checks: [Check]
     let chosen: String?
     let showAllHref: String
+    /// My tastes: the kinds and genres to prefer, ticked as saved.
+    let tasteKinds: [Check]
+    let tasteGenres: [Check]
 }
 
 /// `/programme/{id}/airings`'s view model: every airing of a work from now on.
@@ -39,7 +42,14 @@ extension WebPages {
             lineups: lineups, hasLineups: !lineups.isEmpty,
             checks: index.channels.map { ChannelsPage.Check(id: $0.id, name: $0.name, checked: shownIDs.contains($0.id)) },
             chosen: chosen,
-            showAllHref: WebLinks.withQuery("/my-channels/save", [("all", "1"), ("back", "/")]))
+            showAllHref: WebLinks.withQuery("/my-channels/save", [("all", "1"), ("back", "/")]),
+            tasteKinds: listedKinds.map { kind in
+                ChannelsPage.Check(id: kind.rawValue, name: t["kinds." + kind.rawValue], checked: query.preferences.kinds.contains(kind))
+            },
+            tasteGenres: GenreVocabulary.genres.map { genre in
+                ChannelsPage.Check(id: genre.id, name: GenreVocabulary.name(ofID: genre.id, language: query.language.rawValue) ?? genre.id,
+                                   checked: query.preferences.genres.contains(genre.id))
+            }.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending })
     }
 
     /// `GET /programme/{id}/airings`: the work's (or title's) airings from now on, by day.

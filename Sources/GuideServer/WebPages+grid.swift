@@ -7,6 +7,10 @@ struct GridPage {
     struct Option { let value: String; let label: String; let selected: Bool }
     struct Tick { let label: String; let left: String }
     struct LegendItem { let kind: String; let label: String }
+    struct Pick {
+        let item: ListedAiring
+        let why: String?
+    }
     struct Block {
         let title: String
         let time: String
@@ -65,6 +69,10 @@ struct GridPage {
     let listHref: String
     let nowLeft: String
     let nowVisible: Bool
+    /// The day's best few for the person (`Recommender`), on the grid of now only.
+    let picks: [Pick]
+    let hasPicks: Bool
+    let picksIntro: String
     /// The line-ups a first visit offers, before the person has chosen their channels.
     let firstStart: [LineupChoice]
     let isFirstStart: Bool
@@ -73,6 +81,8 @@ struct GridPage {
 
 extension WebPages {
     static let defaultHours = 3
+    /// Today's pick on the home page.
+    static let picksShown = 4
     static let hoursRange = 1...12
 
     /// `GET /`: channels down, `hours` across from `at` (default: now), blocks sized by duration.
@@ -147,6 +157,14 @@ extension WebPages {
         let guideDays = WebDays.guideDays(index, in: zone)
         let inWindow = start < window.to && end > window.from
         let prime = WebDays.moment(day, minutes: WebDays.primeTime.start, in: zone)
+        // Today's pick: from now to the end of the local day, or the next day's when today is over.
+        let profile = TasteProfile(query.preferences)
+        let picks: [Recommendation] = asked != nil ? [] : {
+            let channelIDs = Set(channels.map(\.id))
+            let endOfDay = today.interval(in: zone).end
+            let until = endOfDay.timeIntervalSince(now) < 3 * 3_600 ? endOfDay.addingTimeInterval(86_400) : endOfDay
+            return Recommender.recommend(index, profile: profile, channels: channelIDs, from: now, to: until, zone: zone, limit: picksShown)
+        }()
         return GridPage(
             chrome: PageChrome(query, page: "grid", view: .grid, index: index, now: now), t: t.strings,
             zoneCity: (zone.identifier.split(separator: "/").last.map(String.init) ?? zone.identifier).replacingOccurrences(of: "_", with: " "),
@@ -177,6 +195,12 @@ extension WebPages {
             prefersGrid: viewParameter != nil,
             gridHref: gridLink(at: asked, view: "grid"), listHref: gridLink(at: asked, view: nil),
             nowLeft: percent(min(max(fraction(now), 0), 1)), nowVisible: start <= now && now < end,
+            picks: picks.map { pick in
+                GridPage.Pick(item: ListedAiring(pick.programme, index: index, query: query, now: now),
+                              why: pick.reasons.isEmpty ? nil : pick.reasons.map { $0.text(t) }.joined(separator: " · "))
+            },
+            hasPicks: !picks.isEmpty,
+            picksIntro: profile.isEmpty ? t["todaysPickNoProfile"] : t["todaysPickIntro"],
             firstStart: LineupChoice.all(settings, index: index, query: query, back: query.target),
             isFirstStart: query.preferences.channels == nil && query.reader.string("lineup") == nil,
             chooseHref: query.link(PageChrome.View.channels.path))

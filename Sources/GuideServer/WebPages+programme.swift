@@ -56,6 +56,13 @@ struct ProgrammePage {
     let removeHref: String
     let seriesHref: String?
     let seriesSaved: Bool
+    /// 👍 and 👎: links while the person has said neither, the verdict and its undo after.
+    let offerTaste: Bool
+    let likeHref: String
+    let dislikeHref: String
+    let forgetHref: String
+    let liked: Bool
+    let disliked: Bool
     let images: [Image]
     let hasImages: Bool
     let audiences: [Audience]
@@ -101,6 +108,8 @@ extension WebPages {
         let saved = query.preferences.reminders.contains(programme.id)
         let seriesSaved = query.preferences.series.contains(programme.title)
         let back = WebLinks.programme(programme.id)
+        // What a 👍 or 👎 is kept as: the work, so that it outlives this airing, else the title.
+        let tasteKey = programme.work ?? programme.title
         let watchAgain = ended ? detail.watchAgain : nil
         let catchupLink = catchup.flatMap { CatchupLink($0, programme: programme, now: now, timeZone: zone) }
         return ProgrammePage(
@@ -130,6 +139,11 @@ extension WebPages {
             removeHref: WebLinks.withQuery("/my-calendar/remove", [("programme", programme.id), ("back", back)]),
             seriesHref: seriesSaved ? nil : WebLinks.withQuery("/my-calendar/add", [("series", programme.title), ("back", back)]),
             seriesSaved: seriesSaved,
+            offerTaste: !query.preferences.likes.contains(tasteKey) && !query.preferences.dislikes.contains(tasteKey),
+            likeHref: WebLinks.withQuery("/my-tastes/like", [("programme", programme.id), ("back", back)]),
+            dislikeHref: WebLinks.withQuery("/my-tastes/dislike", [("programme", programme.id), ("back", back)]),
+            forgetHref: WebLinks.withQuery("/my-tastes/forget", [("programme", programme.id), ("back", back)]),
+            liked: query.preferences.likes.contains(tasteKey), disliked: query.preferences.dislikes.contains(tasteKey),
             images: galleryImages(detail, title: programme.title), hasImages: !galleryImages(detail, title: programme.title).isEmpty,
             audiences: detail.audiences.map { record in
                 ProgrammePage.Audience(day: WebTime.longDay(record.day, t),

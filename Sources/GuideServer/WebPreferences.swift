@@ -10,10 +10,15 @@ struct WebPreferences: Sendable, Equatable {
     static let channelsCookie = "tvguide_channels"
     static let remindersCookie = "tvguide_reminders"
     static let seriesCookie = "tvguide_series"
+    static let likesCookie = "tvguide_likes"
+    static let dislikesCookie = "tvguide_dislikes"
+    /// Preferred kinds and genres: `kinds:movie.series|genres:drama.western`.
+    static let tasteCookie = "tvguide_taste"
     /// A year: preferences outlive a browser restart.
     static let cookieLifetime = 365 * 86_400
     static let maximumReminders = CalendarQuery.maximumProgrammes
     static let maximumSeries = 20
+    static let maximumLikes = 50
 
     /// The channels a person watches.
     enum Channels: Sendable, Equatable {
@@ -31,6 +36,12 @@ struct WebPreferences: Sendable, Equatable {
     var reminders: [String]
     /// Titles whose every airing is saved.
     var series: [String]
+    /// What got a 👍 or a 👎: work ids, or titles for programmes without a work.
+    var likes: [String] = []
+    var dislikes: [String] = []
+    var kinds: [ProgrammeKind] = []
+    /// Canonical genre ids.
+    var genres: [String] = []
 
     init(channels: Channels? = nil, reminders: [String] = [], series: [String] = []) {
         self.channels = channels
@@ -43,11 +54,15 @@ struct WebPreferences: Sendable, Equatable {
         channels = cookies[Self.channelsCookie].flatMap { Self.channels(from: $0.value) }
         reminders = Array(Self.list(from: cookies[Self.remindersCookie]?.value).prefix(Self.maximumReminders))
         series = Array(Self.list(from: cookies[Self.seriesCookie]?.value).prefix(Self.maximumSeries))
+        likes = Array(Self.list(from: cookies[Self.likesCookie]?.value).prefix(Self.maximumLikes))
+        dislikes = Array(Self.list(from: cookies[Self.dislikesCookie]?.value).prefix(Self.maximumLikes))
+        (kinds, genres) = Self.taste(from: cookies[Self.tasteCookie]?.value)
     }
 
     /// Everything a page may depend on, for the rendered-response cache's key.
     var key: String {
         "ch=\(Self.channelsValue(channels) ?? "")&rem=\(Self.listValue(reminders))&ser=\(Self.listValue(series))"
+            + "&like=\(Self.listValue(likes))&dislike=\(Self.listValue(dislikes))&taste=\(Self.tasteValue(kinds: kinds, genres: genres) ?? "")"
     }
 
     // Cookie values hold only RFC 6265's cookie octets: items percent-encoded, `|` between them.
@@ -79,6 +94,24 @@ struct WebPreferences: Sendable, Equatable {
             return ids.isEmpty ? .all : .chosen(ids)
         }
         return nil
+    }
+
+    static func tasteValue(kinds: [ProgrammeKind], genres: [String]) -> String? {
+        guard !kinds.isEmpty || !genres.isEmpty else { return nil }
+        // Cookie octets only: no comma nor semicolon; ids hold neither dots nor bars.
+        return "kinds:" + kinds.map(\.rawValue).joined(separator: ".") + "|genres:" + genres.map(WebLinks.encode).joined(separator: ".")
+    }
+
+    static func taste(from value: String?) -> (kinds: [ProgrammeKind], genres: [String]) {
+        var kinds: [ProgrammeKind] = [], genres: [String] = []
+        for part in (value ?? "").split(separator: "|") {
+            let items = part.drop { $0 != ":" }.dropFirst().split(separator: ".").map(String.init)
+            if part.hasPrefix("kinds:") { kinds = items.compactMap(ProgrammeKind.init(rawValue:)) }
+            if part.hasPrefix("genres:") {
+                genres = items.compactMap { $0.removingPercentEncoding }.filter { GenreVocabulary.name(ofID: $0, language: "en") != nil }
+            }
+        }
+        return (kinds, genres)
     }
 
     /// The cookie that keeps `value`, or removes the cookie when `value` is nil.

@@ -47,12 +47,60 @@ extension GuideServer {
                 }
             }
         }
+        addTasteRoutes(to: routes, serving)
         routes.page("/my-calendar/remove") { request, _ in
             try changeCalendar(request, serving) { preferences, query in
                 if let id = query.string("programme") { preferences.reminders.removeAll { $0 == id } }
                 if let title = query.string("series") { preferences.series.removeAll { $0 == title } }
             }
         }
+    }
+
+    /// 👍 and 👎 on a programme, kept as its work (or, without one, its title) so that they
+    /// outlive the airing; and the kinds and genres a person prefers.
+    static func addTasteRoutes(to routes: RouteTable, _ serving: ServingContext) {
+        for (path, verdict) in [("/my-tastes/like", true), ("/my-tastes/dislike", false)] {
+            routes.page(path) { request, _ in
+                try changeLikes(request, serving) { preferences, key in
+                    preferences.likes.removeAll { $0 == key }
+                    preferences.dislikes.removeAll { $0 == key }
+                    if verdict { preferences.likes.append(key) } else { preferences.dislikes.append(key) }
+                }
+            }
+        }
+        routes.page("/my-tastes/forget") { request, _ in
+            try changeLikes(request, serving) { preferences, key in
+                preferences.likes.removeAll { $0 == key }
+                preferences.dislikes.removeAll { $0 == key }
+            }
+        }
+        routes.page("/my-tastes/save") { request, _ in
+            let query = QueryReader(request)
+            let kinds = try (query.list("kinds") ?? []).map { name in
+                guard let kind = ProgrammeKind(rawValue: name), WebPages.listedKinds.contains(kind) else {
+                    throw APIError.badParameter("kinds", "\(Quoted(name)) is not one of \(WebPages.listedKinds.map(\.rawValue).joined(separator: ", "))")
+                }
+                return kind
+            }
+            let genres = try TasteProfile.genreIDs(query.list("genres") ?? [])
+            return redirect(to: back(query, default: PageChrome.View.channels.path),
+                            setting: [WebPreferences.cookie(WebPreferences.tasteCookie, WebPreferences.tasteValue(kinds: kinds, genres: genres))])
+        }
+    }
+
+    /// Applies `change` to the likes and dislikes with the key of `programme` (its work, else its title).
+    private static func changeLikes(_ request: Request, _ serving: ServingContext,
+                                    change: (inout WebPreferences, String) -> Void) throws -> Response {
+        let query = QueryReader(request)
+        guard let id = query.string("programme") else { throw APIError.badParameter("programme", "give the programme id") }
+        guard let programme = serving.state.index.programme(id) else { throw APIError.notFound("There is no programme \(Quoted(id)) in the guide.") }
+        var preferences = WebPreferences(request)
+        change(&preferences, programme.work ?? programme.title)
+        func value(_ items: [String]) -> String? { items.isEmpty ? nil : WebPreferences.listValue(Array(items.suffix(WebPreferences.maximumLikes))) }
+        return redirect(to: back(query, default: WebLinks.programme(id)), setting: [
+            WebPreferences.cookie(WebPreferences.likesCookie, value(preferences.likes)),
+            WebPreferences.cookie(WebPreferences.dislikesCookie, value(preferences.dislikes)),
+        ])
     }
 
     /// Applies `change` to the saved programmes and titles and answers with their cookies.

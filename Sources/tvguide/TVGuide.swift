@@ -18,7 +18,7 @@ struct TVGuide: AsyncParsableCommand {
         the other commands read snapshots, and `tvguide serve` serves the guide over HTTP.
         """,
         version: TVGuide.version,
-        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, ServeCommand.self, SourcesCommand.self,
+        subcommands: [BuildCommand.self, ValidateCommand.self, DiffCommand.self, ExportCommand.self, AudiencesCommand.self, RecommendCommand.self, ServeCommand.self, SourcesCommand.self,
                       GrabCommand.self],
         defaultSubcommand: nil
     )

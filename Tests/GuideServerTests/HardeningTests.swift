@@ -232,7 +232,7 @@ import Testing
         let yaml = try await ServerHarness.run { client in try await client.get("/openapi.yaml").text }
         let contract = try OpenAPIContract(yaml: yaml)
         let described = Set(contract.operations.flatMap { $0.operation.parameters.filter { $0.location == .query }.map(\.name) })
-        let lists: Set<String> = ["channels", "programme", "channel", "series"]
+        let lists: Set<String> = ["channels", "programme", "channel", "series", "saved", "likes", "dislikes", "kinds", "genres"]
         #expect(described.isSuperset(of: lists))
         #expect(Set(ServerLimits.singleValuedParameters.map(String.init)) == described.subtracting(lists))
     }
