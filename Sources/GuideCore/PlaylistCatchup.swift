@@ -109,10 +109,10 @@ package struct PlaylistCatchup: Sendable, Hashable {
 /// - `{offset}`, `${offset}`: seconds from the start to now; `{offset:60}` likewise.
 ///
 /// The `$` is optional before any of them, as players accept both spellings.
-package enum CatchupTemplate {
+enum CatchupTemplate {
     /// `template` with every placeholder filled, or nil when one is unknown or malformed: a URL
     /// half filled is no URL at all.
-    package static func fill(_ template: String, start: Int, duration: Int, now: Int, timeZone: TimeZone) -> String? {
+    static func fill(_ template: String, start: Int, duration: Int, now: Int, timeZone: TimeZone) -> String? {
         var filled = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
