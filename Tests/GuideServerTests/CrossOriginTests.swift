@@ -111,7 +111,8 @@ import Testing
     @Test func theAPIRoutesAreExactlyTheCoveredOnes() async throws {
         let pages: Set = ["GET /", "GET /channel/{id}", "GET /programme/{id}", "GET /programme/{id}/airings", "GET /coming-up", "GET /find",
                           "GET /ratings", "GET /my-calendar", "GET /my-calendar/add", "GET /my-calendar/remove", "GET /my-channels",
-                          "GET /my-channels/save", "GET /language", "GET /assets/{name}", "GET /favicon.ico", "GET /health", "GET /metrics"]
+                          "GET /my-channels/save", "GET /my-tastes/like", "GET /my-tastes/dislike", "GET /my-tastes/forget",
+                          "GET /my-tastes/save", "GET /language", "GET /assets/{name}", "GET /favicon.ico", "GET /health", "GET /metrics"]
         try await ServerHarness.run { client in
             for route in client.routes {
                 let path = String(route.dropFirst("GET ".count))
