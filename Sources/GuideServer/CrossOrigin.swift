@@ -76,7 +76,7 @@ struct CrossOrigin: Sendable {
 
     /// The first path segments of the JSON API and the feeds.
     static let coveredRoots: Set<Substring> = [
-        "channels", "lineups", "now", "grid", "programmes", "upcoming", "search", "audiences", "openapi.yaml",
+        "channels", "lineups", "now", "grid", "programmes", "upcoming", "search", "audiences", "recommendations", "openapi.yaml",
         "reminders.ics", "calendar.ics", "xmltv.xml", "xmltv.xml.gz", "playlist.m3u",
     ]
 

@@ -76,6 +76,38 @@ import TestSupport
         #expect(director.code == "same-director" && RecommendationReason.lastChance.code == "last-chance")
     }
 
+    @Test func aRerunIsTheSameFilmOrEpisodeOfTheDayBeforeNotTheNextEpisodeNorASimulcast() {
+        let day = Date(timeIntervalSince1970: 1_800_000_000)
+        func airing(_ channel: String, hoursAfter hours: Double, _ title: String, kind: ProgrammeKind, episode: Int? = nil) -> Programme {
+            let start = day.addingTimeInterval(hours * 3_600)
+            var programme = Programme(channel: channel, start: start, stop: start.addingTimeInterval(3_000), title: title, source: "test")
+            programme.kind = kind
+            if let episode { programme.episode = Episode(season: 1, number: episode) }
+            return programme
+        }
+        let programmes = [
+            airing("La1.es", hoursAfter: 0, "El padrino", kind: .movie), airing("La2.es", hoursAfter: 20, "El padrino", kind: .movie),
+            airing("La1.es", hoursAfter: 1, "Aída", kind: .series, episode: 5), airing("La1.es", hoursAfter: 21, "Aída", kind: .series, episode: 6),
+            airing("La1.es", hoursAfter: 22, "Aída", kind: .series, episode: 5),
+            airing("La1.es", hoursAfter: 2, "Cuéntame", kind: .series), airing("La1.es", hoursAfter: 23, "Cuéntame", kind: .series),
+            airing("La1.es", hoursAfter: 30, "Los Goonies", kind: .movie), airing("24h.es", hoursAfter: 30, "Los Goonies", kind: .movie),
+            airing("La2.es", hoursAfter: 50, "El padrino", kind: .movie),
+        ].sorted { ($0.start, $0.channel) < ($1.start, $1.channel) }
+        let index = GuideIndex(Snapshot(generatedAt: day, window: TimeWindow(from: day, to: day.addingTimeInterval(3 * 86_400)),
+                                        channels: ["La1.es", "La2.es", "24h.es"].map { Channel(id: $0, name: $0) }, programmes: programmes,
+                                        report: RunReport()))
+        func rerun(_ title: String, hoursAfter hours: Double, channel: String = "La1.es") -> Bool {
+            let position = programmes.firstIndex { $0.title == title && $0.channel == channel && $0.start == day.addingTimeInterval(hours * 3_600) }!
+            return Recommender.airedInTheDayBefore(position: position, in: index)
+        }
+        #expect(rerun("El padrino", hoursAfter: 20, channel: "La2.es"), "the same film 20 hours later")
+        #expect(!rerun("El padrino", hoursAfter: 50, channel: "La2.es"), "more than a day after the last")
+        #expect(!rerun("Aída", hoursAfter: 21), "the next episode")
+        #expect(rerun("Aída", hoursAfter: 22), "the same episode again")
+        #expect(!rerun("Cuéntame", hoursAfter: 23), "episodes without numbers cannot be told apart")
+        #expect(!rerun("Los Goonies", hoursAfter: 30, channel: "24h.es"), "the same film on two channels at once")
+    }
+
     @Test func theListIsVariedNotFiveEpisodesOfOneSeriesNorOfOneGenre() {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         func pick(_ key: String, _ score: Double, genres: Set<String>, minutes: Int) -> Recommendation {

@@ -96,6 +96,8 @@ enum RecommendationScoring {
         return (count * average + prior * mean) / (count + prior)
     }
 
+    static let primeTimeWeight = 0.2
+
     /// 0 for a shrunk rating of 5/10 or less, 1 for 10/10.
     static func quality(_ shrunk: Double) -> Double {
         min(max((shrunk - 5) / 5, 0), 1)
@@ -115,11 +117,11 @@ enum RecommendationScoring {
             return candidate.kind == .movie ? (0, nil) : (1, .sameSeries)
         }
         var parts: [(Double, Likeness)] = []
-        if let director = candidate.directors.intersection(liked.directors).sorted().first {
+        // Checked without building sets: this runs for every candidate of a day.
+        if !candidate.directors.isDisjoint(with: liked.directors), let director = candidate.directors.intersection(liked.directors).min() {
             parts.append((0.7, .sameDirector(director)))
         }
-        let likedCast = Set(liked.cast)
-        if let person = candidate.cast.first(where: likedCast.contains) {
+        if let person = candidate.cast.first(where: liked.cast.contains) {
             parts.append((0.5, .sharedCast(person)))
         }
         let genres = jaccard(candidate.genres, liked.genres)
@@ -149,7 +151,7 @@ enum RecommendationScoring {
         var reasons: [RecommendationReason] = []
         if premiere { score += 0.5; reasons.append(.premiere) }
         if lastChance { score += 0.3; reasons.append(.lastChance) }
-        if (WebDays.primeTime.start..<WebDays.primeTime.end).contains(startMinute) { score += 0.2; reasons.append(.primeTime) }
+        if (WebDays.primeTime.start..<WebDays.primeTime.end).contains(startMinute) { score += primeTimeWeight; reasons.append(.primeTime) }
         if rerunWithinDay { score -= 0.5 }
         return (score, reasons)
     }
@@ -165,7 +167,9 @@ enum RecommendationScoring {
 
     /// |a ∩ b| / |a ∪ b|; 0 for two empty sets.
     static func jaccard(_ a: Set<String>, _ b: Set<String>) -> Double {
-        let union = a.union(b).count
-        return union == 0 ? 0 : Double(a.intersection(b).count) / Double(union)
+        guard !a.isEmpty || !b.isEmpty else { return 0 }
+        let (small, large) = a.count <= b.count ? (a, b) : (b, a)
+        let shared = small.reduce(0) { $0 + (large.contains($1) ? 1 : 0) }
+        return Double(shared) / Double(a.count + b.count - shared)
     }
 }

@@ -14,6 +14,16 @@ struct RecommendationIndex: Sendable {
     /// Per title number of `GuideIndex` (`titleNumbers`), the features of the title's first
     /// airing: what programmes without a work are compared by.
     let titles: [WorkFeatures]
+    /// Per programme of the guide (its position in `snapshot.programmes`), what a request reads
+    /// for every candidate of a day: its features (an index into `features`: the works by id, then
+    /// the titles), its kind (`kindCodes`), and the part of its score no profile or zone changes.
+    let features: [WorkFeatures]
+    let featureOfPosition: [Int32]
+    let kindOfPosition: [UInt8]
+    let baseOfPosition: [Float]
+    /// `kindOfPosition` of an airing whose kind nobody gave.
+    static let noKind = UInt8.max
+    static let kindCodes: [ProgrammeKind: UInt8] = Dictionary(uniqueKeysWithValues: ProgrammeKind.allCases.enumerated().map { ($1, UInt8($0)) })
 
     init(_ index: GuideIndex) {
         var works: [String: WorkFeatures] = [:]
@@ -57,6 +67,25 @@ struct RecommendationIndex: Sendable {
                 cast: credits.filter { $0.role == .actor }.prefix(Self.castCompared).map(\.name),
                 keywords: Set((programme.keywords ?? []).map { SearchText.fold($0.value) }), voteAverage: nil, voteCount: nil)
         }
+        let workIDs = works.keys.sorted()
+        var numberOfWork: [String: Int32] = [:]
+        for (number, id) in workIDs.enumerated() { numberOfWork[id] = Int32(number) }
+        features = workIDs.map { works[$0]! } + titles
+        let programmes = index.snapshot.programmes
+        var featureOfPosition = [Int32](repeating: 0, count: programmes.count)
+        var kindOfPosition = [UInt8](repeating: Self.noKind, count: programmes.count)
+        var baseOfPosition = [Float](repeating: 0, count: programmes.count)
+        let (mean, shares) = (meanRating, self.shares)
+        for (position, programme) in programmes.enumerated() {
+            let feature = programme.work.flatMap { numberOfWork[$0] } ?? Int32(workIDs.count) + index.titleNumbers[position]
+            featureOfPosition[position] = feature
+            let candidate = features[Int(feature)]
+            kindOfPosition[position] = (programme.kind ?? programme.work.flatMap { works[$0]?.kind }).flatMap { Self.kindCodes[$0] } ?? Self.noKind
+            baseOfPosition[position] = Float(Recommender.baseScore(programme, candidate, meanRating: mean, share: shares[candidate.key]))
+        }
+        self.featureOfPosition = featureOfPosition
+        self.kindOfPosition = kindOfPosition
+        self.baseOfPosition = baseOfPosition
     }
 
     /// The people compared: a film's or series' leading cast.
@@ -74,8 +103,7 @@ struct RecommendationIndex: Sendable {
 
     /// The features of the programme at `position` of the guide: its work's, else its title's.
     func features(at position: Int, in index: GuideIndex) -> WorkFeatures {
-        if let work = index.snapshot.programmes[position].work, let features = works[work] { return features }
-        return titles[Int(index.titleNumbers[position])]
+        features[Int(featureOfPosition[position])]
     }
 }
 
@@ -124,24 +152,68 @@ enum Recommender {
         // A film already saved needs no recommending; a series saved does, for its other episodes.
         let excluded = Set(disliked.map(\.key)).union(saved.filter { $0.kind == .movie }.map(\.key))
         let kinds = profile.kinds.isEmpty ? defaultKinds : profile.kinds
+        var offered = [Bool](repeating: false, count: ProgrammeKind.allCases.count)
+        for kind in kinds { offered[Int(RecommendationIndex.kindCodes[kind]!)] = true }
         let programmes = index.snapshot.programmes
+        let local = LocalMinutes(zone, from: from, to: to)
+        // Likeness depends on the work only: each work's is worked out once per request.
+        var likeness = [Float](repeating: .nan, count: liked.isEmpty && disliked.isEmpty ? 0 : features.features.count)
 
-        var scored: [(recommendation: Recommendation, position: Int)] = []
-        for position in index.startingFrom(from) {
-            let programme = programmes[position]
-            if programme.start >= to { break }
-            guard channels.contains(programme.channel), let kind = index.kind(of: programme), kinds.contains(kind) else { continue }
-            let candidate = features.features(at: position, in: index)
-            if excluded.contains(candidate.key) { continue }
-            scored.append((score(programme, candidate, kind: kind, liked: liked, saved: Set(saved.map(\.key)), disliked: disliked, profile: profile,
-                                 meanRating: features.meanRating, share: features.shares[candidate.key], zone: zone), position))
+        // Every candidate gets a quick score from the guide's precomputed part and the profile's;
+        // the best get their reasons and the rerun check.
+        var quick: [(score: Float, position: Int32)] = []
+        for channel in index.channels where channels.contains(channel.id) {
+            guard let positions = index.schedules[channel.id] else { continue }
+            var low = 0, high = positions.count
+            while low < high {
+                let middle = (low + high) / 2
+                if programmes[Int(positions[middle])].start < from { low = middle + 1 } else { high = middle }
+            }
+            for position in positions[low...].lazy.map(Int.init) {
+                let programme = programmes[position]
+                if programme.start >= to { break }
+                let kindCode = features.kindOfPosition[position]
+                guard kindCode != RecommendationIndex.noKind, offered[Int(kindCode)] else { continue }
+                let number = Int(features.featureOfPosition[position])
+                let candidate = features.features[number]
+                if !excluded.isEmpty && excluded.contains(candidate.key) { continue }
+                var score = features.baseOfPosition[position]
+                if !likeness.isEmpty {
+                    if likeness[number].isNaN {
+                        likeness[number] = Float(2 * RecommendationScoring.bestMatch(candidate, among: liked).score
+                                                 - 1.5 * RecommendationScoring.bestMatch(candidate, among: disliked).score)
+                    }
+                    score += likeness[number]
+                }
+                let kind = ProgrammeKind.allCases[Int(kindCode)]
+                if !profile.kinds.isEmpty || !profile.genres.isEmpty {
+                    score += Float(RecommendationScoring.preference(kind: kind, genres: candidate.genres, kinds: profile.kinds, preferred: profile.genres).score)
+                }
+                if local.isPrimeTime(programme.start) { score += Float(RecommendationScoring.primeTimeWeight) }
+                if profile.isEmpty && kind == .movie { score += Float(filmFirst) }
+                quick.append((score, Int32(position)))
+            }
         }
-        // A rerun of the day before loses ground; asked only of the best, as it reads other airings.
-        let ranked = scored.sorted { ranks($0.recommendation, before: $1.recommendation) }.prefix(2 * pool).map { entry in
-            airedInTheDayBefore(position: entry.position, in: index) ? entry.recommendation.lowered(by: rerunPenalty) : entry.recommendation
+        quick.sort { a, b in
+            if a.score != b.score { return a.score > b.score }
+            let (x, y) = (programmes[Int(a.position)], programmes[Int(b.position)])
+            return (x.start, x.channel) < (y.start, y.channel)
+        }
+        let savedKeys = Set(saved.map(\.key))
+        let ranked = quick.prefix(2 * pool).map { entry -> Recommendation in
+            let position = Int(entry.position)
+            let programme = programmes[position]
+            let pick = score(programme, features.features(at: position, in: index), kind: index.kind(of: programme)!, liked: liked, saved: savedKeys,
+                             disliked: disliked, profile: profile, meanRating: features.meanRating,
+                             share: features.shares[features.features(at: position, in: index).key], zone: zone)
+            // A rerun of the day before loses ground; asked only of the best, as it reads other airings.
+            return airedInTheDayBefore(position: position, in: index) ? pick.lowered(by: rerunPenalty) : pick
         }.sorted(by: ranks)
         return diversify(Array(ranked.prefix(pool)), limit: limit)
     }
+
+    /// Without a profile films lead: the day's best-rated films are what is asked for then.
+    static let filmFirst = 0.3
 
     static let rerunPenalty = 0.5
 
@@ -160,10 +232,9 @@ enum Recommender {
         }
         let unlike = RecommendationScoring.bestMatch(candidate, among: disliked).score
 
-        let shrunk = candidate.voteAverage.map {
-            RecommendationScoring.shrunkRating(average: $0, votes: candidate.voteCount ?? 0, mean: meanRating)
-        }
-        let quality = shrunk.map(RecommendationScoring.quality) ?? 0
+        let quality = candidate.voteAverage.map {
+            RecommendationScoring.quality(RecommendationScoring.shrunkRating(average: $0, votes: candidate.voteCount ?? 0, mean: meanRating))
+        } ?? 0
         let timing = RecommendationScoring.timing(
             startMinute: WebDays.minutes(of: programme.start, in: zone), premiere: programme.premiere == true,
             lastChance: programme.lastChance == true, rerunWithinDay: false)
@@ -177,11 +248,21 @@ enum Recommender {
         reasons += preference.reasons
         if let share, popularity >= 0.4 { reasons.append(.audience(share: share)) }
         if timing.reasons.contains(.primeTime) { reasons.append(.primeTime) }
-        // Without a profile films lead: the day's best-rated films are what is asked for then.
-        let filmFirst = profile.isEmpty && kind == .movie ? 0.3 : 0
-        let total = 2 * match.score + quality + 0.5 * popularity + timing.score + preference.score - 1.5 * unlike + filmFirst
+        let total = 2 * match.score + quality + 0.5 * popularity + timing.score + preference.score - 1.5 * unlike
+            + (profile.isEmpty && kind == .movie ? filmFirst : 0)
         return Recommendation(programme: programme, score: (total * 1000).rounded() / 1000, reasons: Array(reasons.prefix(3)),
                               key: candidate.key, genres: candidate.genres)
+    }
+
+    /// The part of an airing's score that no profile or zone changes: quality, popularity,
+    /// premiere and last chance (prime time is the zone's, added per request).
+    static func baseScore(_ programme: Programme, _ candidate: WorkFeatures, meanRating: Double, share: Double?) -> Double {
+        let quality = candidate.voteAverage.map {
+            RecommendationScoring.quality(RecommendationScoring.shrunkRating(average: $0, votes: candidate.voteCount ?? 0, mean: meanRating))
+        } ?? 0
+        let timing = RecommendationScoring.timing(startMinute: -1, premiere: programme.premiere == true,
+                                                  lastChance: programme.lastChance == true, rerunWithinDay: false)
+        return quality + 0.5 * RecommendationScoring.popularity(share: share) + timing.score
     }
 
     /// The best first, then each next the best that is not another airing of a work already
@@ -207,16 +288,28 @@ enum Recommender {
         return picked.sorted(by: ranks)
     }
 
-    /// Whether the work or title of the airing at `position` aired in the day before it, more
-    /// than an hour before (the same news on two channels at once is not a rerun).
+    /// Whether the airing at `position` is a rerun of one in the day before it, more than an
+    /// hour before (the same news on two channels at once is not a rerun): the same film, or the
+    /// same episode of a series (by its numbers, else its sub-title). Yesterday's episode of a
+    /// daily series is another episode, and one without numbers nor sub-title cannot be told.
     static func airedInTheDayBefore(position: Int, in index: GuideIndex) -> Bool {
         let programme = index.snapshot.programmes[position]
         let (since, until) = (programme.start.addingTimeInterval(-86_400), programme.start.addingTimeInterval(-3_600))
+        let episode = episodeIdentity(programme)
+        guard index.kind(of: programme) == .movie || episode != nil else { return false }
         let others = programme.work.flatMap { index.airingsByWork[$0] } ?? index.titledPositions(index.titleNumbers[position])
         return others.contains { other in
-            let start = index.snapshot.programmes[Int(other)].start
-            return start >= since && start <= until
+            let earlier = index.snapshot.programmes[Int(other)]
+            return earlier.start >= since && earlier.start <= until && episodeIdentity(earlier) == episode
         }
+    }
+
+    /// What tells one episode from another: its season and number, else its sub-title.
+    static func episodeIdentity(_ programme: Programme) -> String? {
+        if let episode = programme.episode, episode.season != nil || episode.number != nil {
+            return "\(episode.season ?? -1).\(episode.number ?? -1)"
+        }
+        return programme.subtitle.map { "subtitle:" + SearchText.fold($0) }
     }
 
     /// Liked or disliked items as features: a work id, a programme id, or a title of the guide.
@@ -244,5 +337,29 @@ extension WorkFeatures {
 extension Recommendation {
     func lowered(by penalty: Double) -> Recommendation {
         Recommendation(programme: programme, score: ((score - penalty) * 1000).rounded() / 1000, reasons: reasons, key: key, genres: genres)
+    }
+}
+
+/// Local minutes of the day for a span of time: the zone's offset read once when it does not
+/// change within the span (no daylight-saving change), else for each moment.
+struct LocalMinutes {
+    let zone: TimeZone
+    let offset: Int?
+
+    init(_ zone: TimeZone, from: Date, to: Date) {
+        self.zone = zone
+        let first = zone.secondsFromGMT(for: from)
+        offset = first == zone.secondsFromGMT(for: to) ? first : nil
+    }
+
+    func isPrimeTime(_ date: Date) -> Bool {
+        let minute: Int
+        if let offset {
+            let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+            minute = ((seconds % 86_400 + 86_400) % 86_400) / 60
+        } else {
+            minute = WebDays.minutes(of: date, in: zone)
+        }
+        return (WebDays.primeTime.start..<WebDays.primeTime.end).contains(minute)
     }
 }
