@@ -6,7 +6,7 @@ same-origin <a href>, and checks every same-origin <link href>, <script src> and
 Never a link to another host: those are counted by host and left alone.
 
 - Every page answers 200; the pages are HTML and say <html lang>.
-- The links that change state (/my-calendar/add, /my-calendar/remove, /my-channels/save,
+- The links that change state (/my-calendar/add, /my-calendar/remove, /my-channels/save, /my-tastes/…,
   /language) are requested, without following them and without cookies: each must answer 303 to
   a local path (to `back` when the link gives one) and set a cookie. Their Location is not
   crawled (a page the crawl reaches anyway; without the cookie it is the same page). Each page
@@ -49,7 +49,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import guide  # noqa: E402
 
-ACTIONS = ("/my-calendar/add", "/my-calendar/remove", "/my-channels/save", "/language")
+ACTIONS = ("/my-calendar/add", "/my-calendar/remove", "/my-channels/save", "/language",
+           "/my-tastes/like", "/my-tastes/dislike", "/my-tastes/forget", "/my-tastes/save")
 
 
 class Links(html.parser.HTMLParser):
