@@ -83,8 +83,10 @@ extension GuideServer {
                 return kind
             }
             let genres = try TasteProfile.genreIDs(query.list("genres") ?? [])
+            var seen = Set<ProgrammeKind>()
+            let distinct = kinds.filter { seen.insert($0).inserted }
             return redirect(to: back(query, default: PageChrome.View.channels.path),
-                            setting: [WebPreferences.cookie(WebPreferences.tasteCookie, WebPreferences.tasteValue(kinds: kinds, genres: genres))])
+                            setting: [WebPreferences.cookie(WebPreferences.tasteCookie, WebPreferences.tasteValue(kinds: distinct, genres: genres))])
         }
     }
 

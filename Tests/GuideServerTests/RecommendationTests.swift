@@ -174,6 +174,11 @@ import TestSupport
 
     @Test func badProfilesAre400sNamingTheParameter() async throws {
         try await ServerHarness.run { client in
+            let late = try await client.get("/recommendations?date=2026-10-21&from=2199-12-31T23:59:59Z").object()
+            #expect((late["items"] as? [Any])?.isEmpty == true)
+            #expect(late["from"] as? String == late["to"] as? String, "a from past the day's end is its end")
+            let twice = try await client.get("/my-tastes/save?kinds=movie,movie")
+            #expect(WebViewsTests.cookie(twice, "tvguide_taste") == "tvguide_taste=kinds:movie|genres:")
             for (query, name) in [("kinds=film", "kinds"), ("genres=nonsense", "genres"), ("lang=de", "lang"), ("limit=21", "limit"),
                                   ("likes=" + String(repeating: "a", count: 201), "likes")] {
                 let response = try await client.get("/recommendations?" + query)

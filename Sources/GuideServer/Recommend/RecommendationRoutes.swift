@@ -21,17 +21,12 @@ extension GuideServer {
                 } ?? .en
                 let date = try query.day("date") ?? today
                 let span = date.interval(in: timeZone)
-                let from = try query.time("from", in: timeZone).map { max($0, span.start) } ?? span.start
+                // Within the day: a `from` past its end lists nothing rather than a span that ends before it starts.
+                let from = try query.time("from", in: timeZone).map { min(max($0, span.start), span.end) } ?? span.start
                 let limit = try query.int("limit", default: 5, in: 1...Recommender.maximumLimit)
                 let channels = Set(try query.channels(serving.settings, index).map(\.id))
                 let picks = Recommender.recommend(index, profile: profile, channels: channels, from: from, to: span.end, zone: timeZone, limit: limit)
-                let t = WebCatalogue.of(language)
-                let list = RecommendationList(
-                    date: date, from: from, to: span.end,
-                    items: picks.map { pick in
-                        RecommendationItem(programme: Airing(pick.programme, in: index), score: pick.score,
-                                           reasons: pick.reasons.map { RecommendationItem.Reason(code: $0.code, text: $0.text(t)) })
-                    })
+                let list = RecommendationList(picks, date: date, from: from, to: span.end, in: index, WebCatalogue.of(language))
                 return try .json(list, timeZone: timeZone, maxAge: APICaching.guide)
             }
         }
@@ -43,6 +38,16 @@ struct RecommendationList: Encodable, Sendable {
     var from: Date
     var to: Date
     var items: [RecommendationItem]
+
+    init(_ picks: [Recommendation], date: Day, from: Date, to: Date, in index: GuideIndex, _ t: WebCatalogue) {
+        self.date = date
+        self.from = from
+        self.to = to
+        items = picks.map { pick in
+            RecommendationItem(programme: Airing(pick.programme, in: index), score: pick.score,
+                               reasons: pick.reasons.map { RecommendationItem.Reason(code: $0.code, text: $0.text(t)) })
+        }
+    }
 }
 
 struct RecommendationItem: Encodable, Sendable {
@@ -74,15 +79,12 @@ package enum CommandLineRecommendations {
             return kind
         })
         let span = date.interval(in: zone)
-        let start = from.map { max($0, span.start) } ?? span.start
+        let start = from.map { min(max($0, span.start), span.end) } ?? span.start
         let shown = Set(channels ?? index.channels.map(\.id))
         let picks = Recommender.recommend(index, profile: profile, channels: shown, from: start, to: span.end, zone: zone,
                                           limit: min(max(limit, 1), Recommender.maximumLimit))
         let t = WebCatalogue.of(language)
-        let list = RecommendationList(date: date, from: start, to: span.end, items: picks.map { pick in
-            RecommendationItem(programme: Airing(pick.programme, in: index), score: pick.score,
-                               reasons: pick.reasons.map { RecommendationItem.Reason(code: $0.code, text: $0.text(t)) })
-        })
+        let list = RecommendationList(picks, date: date, from: start, to: span.end, in: index, t)
         var lines: [String] = []
         for pick in picks {
             let channel = index.channel(pick.programme.channel)?.name ?? pick.programme.channel
