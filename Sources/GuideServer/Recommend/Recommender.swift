@@ -11,9 +11,6 @@ struct RecommendationIndex: Sendable {
     let meanRating: Double
     /// Work or title key → the mean share (percent) of its airings joined to audience figures.
     let shares: [String: Double]
-    /// Per title number of `GuideIndex` (`titleNumbers`), the features of the title's first
-    /// airing: what programmes without a work are compared by.
-    let titles: [WorkFeatures]
     /// Per programme of the guide (its position in `snapshot.programmes`), what a request reads
     /// for every candidate of a day: its features (an index into `features`: the works by id, then
     /// the titles), its kind (`kindCodes`), and the part of its score no profile or zone changes.
@@ -53,7 +50,9 @@ struct RecommendationIndex: Sendable {
         shares = sums.mapValues { $0.total / Double($0.count) }
         var first = [Int32](repeating: -1, count: index.foldedTitles.count)
         for position in index.byStart.reversed() { first[Int(index.titleNumbers[Int(position)])] = position }
-        titles = first.enumerated().map { number, position in
+        // Per title number of `GuideIndex` (`titleNumbers`), the features of the title's first
+        // airing: what programmes without a work are compared by.
+        let titles = first.enumerated().map { number, position in
             guard position >= 0 else {
                 return WorkFeatures(key: "title:" + index.foldedTitles[number], title: index.foldedTitles[number], kind: nil, genres: [], directors: [],
                                     cast: [], keywords: [], voteAverage: nil, voteCount: nil)
