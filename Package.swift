@@ -112,6 +112,7 @@ let package = Package(
             .embedInCode("Resources/airings.mustache"),
             .embedInCode("Resources/listed-airing.mustache"),
             .embedInCode("Resources/listed-days.mustache"),
+            .embedInCode("Resources/day-picker.mustache"),
             .embedInCode("Resources/coming-up.mustache"),
             .embedInCode("Resources/search.mustache"),
             .embedInCode("Resources/audiences.mustache"),

@@ -9,6 +9,14 @@ enum WebLanguage: String, CaseIterable, Sendable {
 
     static let fallback = WebLanguage.en
 
+    /// The language `code` names; another code is a 400 naming `parameter`.
+    static func named(_ code: String, parameter: String) throws -> WebLanguage {
+        guard let language = WebLanguage(rawValue: code) else {
+            throw APIError.badParameter(parameter, "\(Quoted(code)) is not one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return language
+    }
+
     /// The language a request's page is written in.
     static func of(_ request: Request) -> WebLanguage {
         if let chosen = request.cookies[WebPreferences.languageCookie].flatMap({ WebLanguage(rawValue: $0.value) }) {

@@ -114,6 +114,11 @@ struct WebPreferences: Sendable, Equatable {
         return (kinds, genres)
     }
 
+    /// The cookie that keeps `items`, or removes the cookie when there are none.
+    static func listCookie(_ name: String, _ items: some Collection<String>) -> Cookie {
+        cookie(name, items.isEmpty ? nil : listValue(Array(items)))
+    }
+
     /// The cookie that keeps `value`, or removes the cookie when `value` is nil.
     static func cookie(_ name: String, _ value: String?) -> Cookie {
         Cookie(name: name, value: value ?? "", maxAge: value == nil ? 0 : cookieLifetime, path: "/", httpOnly: true, sameSite: .lax)

@@ -9,9 +9,10 @@ extension GuideServer {
     static func addPreferenceRoutes(to routes: RouteTable, _ serving: ServingContext) {
         routes.page("/language") { request, _ in
             let query = QueryReader(request)
-            guard let language = query.string("set").flatMap(WebLanguage.init(rawValue:)) else {
+            guard let code = query.string("set") else {
                 throw APIError.badParameter("set", "give one of \(WebLanguage.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            let language = try WebLanguage.named(code, parameter: "set")
             return redirect(to: back(query, default: "/"), setting: [WebPreferences.cookie(WebPreferences.languageCookie, language.rawValue)])
         }
         routes.page("/my-channels/save") { request, _ in
@@ -76,17 +77,10 @@ extension GuideServer {
         }
         routes.page("/my-tastes/save") { request, _ in
             let query = QueryReader(request)
-            let kinds = try (query.list("kinds") ?? []).map { name in
-                guard let kind = ProgrammeKind(rawValue: name), WebPages.listedKinds.contains(kind) else {
-                    throw APIError.badParameter("kinds", "\(Quoted(name)) is not one of \(WebPages.listedKinds.map(\.rawValue).joined(separator: ", "))")
-                }
-                return kind
-            }
+            let kinds = try TasteProfile.kinds(query.list("kinds") ?? [], among: WebPages.listedKinds)
             let genres = try TasteProfile.genreIDs(query.list("genres") ?? [])
-            var seen = Set<ProgrammeKind>()
-            let distinct = kinds.filter { seen.insert($0).inserted }
             return redirect(to: back(query, default: PageChrome.View.channels.path),
-                            setting: [WebPreferences.cookie(WebPreferences.tasteCookie, WebPreferences.tasteValue(kinds: distinct, genres: genres))])
+                            setting: [WebPreferences.cookie(WebPreferences.tasteCookie, WebPreferences.tasteValue(kinds: kinds, genres: genres))])
         }
     }
 
@@ -98,10 +92,9 @@ extension GuideServer {
         guard let programme = serving.state.index.programme(id) else { throw APIError.notFound("There is no programme \(Quoted(id)) in the guide.") }
         var preferences = WebPreferences(request)
         change(&preferences, programme.work ?? programme.title)
-        func value(_ items: [String]) -> String? { items.isEmpty ? nil : WebPreferences.listValue(Array(items.suffix(WebPreferences.maximumLikes))) }
         return redirect(to: back(query, default: WebLinks.programme(id)), setting: [
-            WebPreferences.cookie(WebPreferences.likesCookie, value(preferences.likes)),
-            WebPreferences.cookie(WebPreferences.dislikesCookie, value(preferences.dislikes)),
+            WebPreferences.listCookie(WebPreferences.likesCookie, preferences.likes.suffix(WebPreferences.maximumLikes)),
+            WebPreferences.listCookie(WebPreferences.dislikesCookie, preferences.dislikes.suffix(WebPreferences.maximumLikes)),
         ])
     }
 
@@ -114,10 +107,9 @@ extension GuideServer {
         }
         var preferences = WebPreferences(request)
         try change(&preferences, query)
-        func value(_ items: [String]) -> String? { items.isEmpty ? nil : WebPreferences.listValue(items) }
         return redirect(to: back(query, default: PageChrome.View.calendar.path), setting: [
-            WebPreferences.cookie(WebPreferences.remindersCookie, value(preferences.reminders)),
-            WebPreferences.cookie(WebPreferences.seriesCookie, value(preferences.series)),
+            WebPreferences.listCookie(WebPreferences.remindersCookie, preferences.reminders),
+            WebPreferences.listCookie(WebPreferences.seriesCookie, preferences.series),
         ])
     }
 

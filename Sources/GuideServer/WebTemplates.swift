@@ -15,6 +15,7 @@ enum WebTemplates {
         "airings": text(PackageResources.airings_mustache),
         "listed-airing": text(PackageResources.listed_airing_mustache),
         "listed-days": text(PackageResources.listed_days_mustache),
+        "day-picker": text(PackageResources.day_picker_mustache),
         "coming-up": text(PackageResources.coming_up_mustache),
         "search": text(PackageResources.search_mustache),
         "audiences": text(PackageResources.audiences_mustache),

@@ -13,12 +13,7 @@ extension GuideServer {
             let today = Day(now, in: timeZone)
             return try serving.cached(request, key: CacheKey.guide(request) + "@\(today)") { index in
                 let profile = try TasteProfile(query: query)
-                let language = try query.string("lang").map { code in
-                    guard let language = WebLanguage(rawValue: code) else {
-                        throw APIError.badParameter("lang", "\(Quoted(code)) is not one of \(WebLanguage.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    return language
-                } ?? .en
+                let language = try query.string("lang").map { try WebLanguage.named($0, parameter: "lang") } ?? .en
                 let date = try query.day("date") ?? today
                 let span = date.interval(in: timeZone)
                 // Within the day: a `from` past its end lists nothing rather than a span that ends before it starts.
@@ -68,16 +63,9 @@ package enum CommandLineRecommendations {
                                saved: [String], likes: [String], dislikes: [String], kinds: [String], genres: [String],
                                limit: Int, language: String) throws -> (json: Data, text: String) {
         let index = GuideIndex(snapshot, channelOrder: channelOrder)
-        guard let language = WebLanguage(rawValue: language) else {
-            throw APIError.badParameter("language", "\(Quoted(language)) is not one of \(WebLanguage.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        var profile = TasteProfile(saved: saved, likes: likes, dislikes: dislikes, genres: try TasteProfile.genreIDs(genres))
-        profile.kinds = Set(try kinds.map { name in
-            guard let kind = ProgrammeKind(rawValue: name) else {
-                throw APIError.badParameter("kinds", "\(Quoted(name)) is not one of \(ProgrammeKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return kind
-        })
+        let language = try WebLanguage.named(language, parameter: "language")
+        let profile = TasteProfile(saved: saved, likes: likes, dislikes: dislikes, kinds: Set(try TasteProfile.kinds(kinds)),
+                                   genres: try TasteProfile.genreIDs(genres))
         let span = date.interval(in: zone)
         let start = from.map { min(max($0, span.start), span.end) } ?? span.start
         let shown = Set(channels ?? index.channels.map(\.id))

@@ -79,7 +79,7 @@ struct RecommendationIndex: Sendable {
             let feature = programme.work.flatMap { numberOfWork[$0] } ?? Int32(workIDs.count) + index.titleNumbers[position]
             featureOfPosition[position] = feature
             let candidate = features[Int(feature)]
-            kindOfPosition[position] = (programme.kind ?? programme.work.flatMap { works[$0]?.kind }).flatMap { Self.kindCodes[$0] } ?? Self.noKind
+            kindOfPosition[position] = index.kind(of: programme).flatMap { Self.kindCodes[$0] } ?? Self.noKind
             baseOfPosition[position] = Float(Recommender.baseScore(programme, candidate, meanRating: mean, share: shares[candidate.key]))
         }
         self.featureOfPosition = featureOfPosition
@@ -101,7 +101,7 @@ struct RecommendationIndex: Sendable {
     }
 
     /// The features of the programme at `position` of the guide: its work's, else its title's.
-    func features(at position: Int, in index: GuideIndex) -> WorkFeatures {
+    func features(at position: Int) -> WorkFeatures {
         features[Int(featureOfPosition[position])]
     }
 }
@@ -202,9 +202,10 @@ enum Recommender {
         let ranked = quick.prefix(2 * pool).map { entry -> Recommendation in
             let position = Int(entry.position)
             let programme = programmes[position]
-            let pick = score(programme, features.features(at: position, in: index), kind: index.kind(of: programme)!, liked: liked, saved: savedKeys,
+            let candidate = features.features(at: position)
+            let pick = score(programme, candidate, kind: index.kind(of: programme)!, liked: liked, saved: savedKeys,
                              disliked: disliked, profile: profile, meanRating: features.meanRating,
-                             share: features.shares[features.features(at: position, in: index).key], zone: zone)
+                             share: features.shares[candidate.key], zone: zone)
             // A rerun of the day before loses ground; asked only of the best, as it reads other airings.
             return airedInTheDayBefore(position: position, in: index) ? pick.lowered(by: rerunPenalty) : pick
         }.sorted(by: ranks)
@@ -231,9 +232,7 @@ enum Recommender {
         }
         let unlike = RecommendationScoring.bestMatch(candidate, among: disliked).score
 
-        let quality = candidate.voteAverage.map {
-            RecommendationScoring.quality(RecommendationScoring.shrunkRating(average: $0, votes: candidate.voteCount ?? 0, mean: meanRating))
-        } ?? 0
+        let quality = Self.quality(of: candidate, meanRating: meanRating)
         let timing = RecommendationScoring.timing(
             startMinute: WebDays.minutes(of: programme.start, in: zone), premiere: programme.premiere == true,
             lastChance: programme.lastChance == true, rerunWithinDay: false)
@@ -253,12 +252,17 @@ enum Recommender {
                               key: candidate.key, genres: candidate.genres)
     }
 
+    /// The work's rating, shrunk by its votes, as 0…1; 0 without a rating.
+    static func quality(of candidate: WorkFeatures, meanRating: Double) -> Double {
+        candidate.voteAverage.map {
+            RecommendationScoring.quality(RecommendationScoring.shrunkRating(average: $0, votes: candidate.voteCount ?? 0, mean: meanRating))
+        } ?? 0
+    }
+
     /// The part of an airing's score that no profile or zone changes: quality, popularity,
     /// premiere and last chance (prime time is the zone's, added per request).
     static func baseScore(_ programme: Programme, _ candidate: WorkFeatures, meanRating: Double, share: Double?) -> Double {
-        let quality = candidate.voteAverage.map {
-            RecommendationScoring.quality(RecommendationScoring.shrunkRating(average: $0, votes: candidate.voteCount ?? 0, mean: meanRating))
-        } ?? 0
+        let quality = Self.quality(of: candidate, meanRating: meanRating)
         let timing = RecommendationScoring.timing(startMinute: -1, premiere: programme.premiere == true,
                                                   lastChance: programme.lastChance == true, rerunWithinDay: false)
         return quality + 0.5 * RecommendationScoring.popularity(share: share) + timing.score
@@ -319,7 +323,7 @@ enum Recommender {
             if let work = features.works[item] { return work }
             if let programme = index.programme(item) ?? index.airings(titled: item).first, let position = index.position(of: programme.id) {
                 // Named as the person saw it in the guide, not as the metadata provider titles it.
-                return features.features(at: position, in: index).titled(programme.title)
+                return features.features(at: position).titled(programme.title)
             }
             return nil
         }.filter { seen.insert($0.key).inserted }

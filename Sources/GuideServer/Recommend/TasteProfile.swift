@@ -30,13 +30,19 @@ struct TasteProfile: Sendable, Equatable {
             }
             guard items.count <= Self.maximumItems else { throw APIError.badParameter(name, "at most \(Self.maximumItems) items") }
         }
-        kinds = Set(try (query.list("kinds") ?? []).map { name in
-            guard let kind = ProgrammeKind(rawValue: name) else {
-                throw APIError.badParameter("kinds", "\(Quoted(name)) is not one of \(ProgrammeKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        kinds = Set(try Self.kinds(query.list("kinds") ?? []))
+        genres = try Self.genreIDs(query.list("genres") ?? [])
+    }
+
+    /// Kinds by name, each once in the order given, among `allowed`; another name is a 400 for `kinds`.
+    static func kinds(_ names: [String], among allowed: [ProgrammeKind] = ProgrammeKind.allCases) throws -> [ProgrammeKind] {
+        var seen = Set<ProgrammeKind>()
+        return try names.map { name in
+            guard let kind = ProgrammeKind(rawValue: name), allowed.contains(kind) else {
+                throw APIError.badParameter("kinds", "\(Quoted(name)) is not one of \(allowed.map(\.rawValue).joined(separator: ", "))")
             }
             return kind
-        })
-        genres = try Self.genreIDs(query.list("genres") ?? [])
+        }.filter { seen.insert($0).inserted }
     }
 
     init(saved: [String] = [], likes: [String] = [], dislikes: [String] = [], kinds: Set<ProgrammeKind> = [], genres: [String] = []) {
