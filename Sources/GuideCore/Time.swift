@@ -21,6 +21,15 @@ package enum CivilTime {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The days of `month` (1…12) in `year` of the Gregorian calendar.
+    package static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     package struct Components: Sendable, Hashable {
         package var year, month, day, hour, minute, second: Int
 
@@ -88,13 +97,16 @@ package enum ISOTime {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `±HH:MM`; fractions of a second are ignored.
+    /// Every field must be in RFC 3339's range: a day of its month, seconds up to 59, offsets up to
+    /// 23:59. Out-of-range values are refused rather than carried over (`02-31` is not 3 March).
     package static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
         guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20,
               b[13] == 0x3A, b[16] == 0x3A,
               let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
               let hour = number(b, 11, 2), let minute = number(b, 14, 2), let second = number(b, 17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...12).contains(month), (1...CivilTime.days(inMonth: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60
         else { return nil }
         var i = 19
         if i < b.count, b[i] == 0x2E {
@@ -106,7 +118,7 @@ package enum ISOTime {
             if b[i] == 0x5A, i + 1 == b.count {
                 offset = 0
             } else if (b[i] == 0x2B || b[i] == 0x2D), b.count == i + 6, b[i + 3] == 0x3A,
-                      let oh = number(b, i + 1, 2), let om = number(b, i + 4, 2) {
+                      let oh = number(b, i + 1, 2), let om = number(b, i + 4, 2), oh < 24, om < 60 {
                 offset = (oh * 3_600 + om * 60) * (b[i] == 0x2D ? -1 : 1)
             } else {
                 return nil

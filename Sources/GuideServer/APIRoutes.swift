@@ -121,11 +121,8 @@ extension GuideServer {
             let now = CacheKey.second(serving.now)
             return try serving.cached(request, key: CacheKey.live(request, now)) { index in
                 let query = QueryReader(request)
-                guard let text = query.string("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+                guard let text = try query.trimmedText("q", atMost: APILimits.queryText) else {
                     throw APIError.badParameter("q", "the text to search for is required")
-                }
-                guard text.count <= APILimits.queryText else {
-                    throw APIError.badParameter("q", "at most \(APILimits.queryText) characters")
                 }
                 let (timeZone, page) = (try query.timeZone(), try query.page())
                 let found = index.search(SearchText.fold(text))
@@ -161,11 +158,19 @@ extension GuideServer {
                 let query = QueryReader(request)
                 let (timeZone, page) = (try query.timeZone(), try query.page(defaultLimit: 20))
                 let latest = index.audienceDays.last ?? Day(serving.now, in: .gmt)
-                let to = try query.day("to") ?? latest
+                let askedTo = try query.day("to")
+                let to = askedTo ?? latest
                 let from = try query.day("from") ?? to.adding(days: -6)
-                guard from <= to else { throw APIError.badParameter("from", "\(from) is after 'to' (\(to))") }
+                // The error names a parameter the client sent: `to` when it sent it, else `from`,
+                // measured against the default end (the last day with audiences).
+                let end = askedTo == nil ? "the last day with audiences, \(to)" : "'to', \(to)"
+                guard from <= to else { throw APIError.badParameter("from", "\(from) is after \(end)") }
                 guard to.days(since: from) < APILimits.audienceDays else {
-                    throw APIError.badParameter("to", "at most \(APILimits.audienceDays - 1) days after 'from' (\(APILimits.audienceDays) days)")
+                    let span = "\(APILimits.audienceDays) days at most"
+                    if askedTo == nil {
+                        throw APIError.badParameter("from", "more than \(APILimits.audienceDays - 1) days before \(end) (\(span))")
+                    }
+                    throw APIError.badParameter("to", "at most \(APILimits.audienceDays - 1) days after 'from' (\(span))")
                 }
                 let records = index.snapshot.audiences.filter { (from...to).contains($0.day) }.flatMap(\.records)
                     .sorted { $0.viewers != $1.viewers ? $0.viewers > $1.viewers : ($0.day != $1.day ? $0.day < $1.day : AudienceRecord.ranksBefore($0, $1)) }
@@ -226,8 +231,39 @@ enum CacheKey {
 extension BasicRequestContext {
     /// The `{id}` of the path, percent-decoded: clients may send a programme id's `@` as `%40`.
     var pathID: String {
-        let raw = parameters.get("id") ?? ""
-        return raw.removingPercentEncoding ?? raw
+        PercentDecoding.decoded(parameters.get("id") ?? "")
+    }
+}
+
+/// Percent-decoding that keeps every byte. Foundation's `removingPercentEncoding` drops a
+/// leading U+FEFF as a byte order mark, which would make `%EF%BB%BFLa1.es` find `La1.es`:
+/// ids are exact.
+enum PercentDecoding {
+    /// `text` with each `%XX` made its byte; `text` itself when that is not UTF-8 or a `%` is
+    /// not followed by two hex digits.
+    static func decoded(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return text }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self) ?? text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

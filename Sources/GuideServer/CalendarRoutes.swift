@@ -11,10 +11,10 @@ extension GuideServer {
             let series = try CalendarQuery.seriesTitles(query)
             let ids = try CalendarQuery.programmeIDs(query, required: series.isEmpty)
             let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
-            let site = WebSite(request)
+            let site = WebSite(request, serving.settings)
             let key = "/reminders.ics?programme=\(ids.joined(separator: ","))&series=\(series.joined(separator: "\u{1F}"))"
                 + "&channels=\(query.list("channels")?.joined(separator: ",") ?? "")&lineup=\(query.string("lineup") ?? "")"
-                + "&alarm=\(lead.components.seconds)&site=\(site?.origin ?? "")"
+                + "&alarm=\(lead.components.seconds)&site=\(site?.base ?? "")"
             return try serving.cached(request, key: key) { index in
                 // Airings that have left the guide are left out: a subscribed calendar keeps
                 // asking for the same list week after week. Only a list of nothing known is a 404.
@@ -40,9 +40,9 @@ extension GuideServer {
             let search = try CalendarSearch(query)
             let lead = try CalendarQuery.alarmLead(query, default: serving.settings.reminderLead)
             let now = serving.now
-            let site = WebSite(request)
+            let site = WebSite(request, serving.settings)
             // "From now on": the body changes as airings end, so the key holds the current second.
-            let key = "/calendar.ics?\(search.key)&alarm=\(lead.components.seconds)&now=\(Int(now.timeIntervalSince1970))&site=\(site?.origin ?? "")"
+            let key = "/calendar.ics?\(search.key)&alarm=\(lead.components.seconds)&now=\(Int(now.timeIntervalSince1970))&site=\(site?.base ?? "")"
             return try serving.cached(request, key: key) { index in
                 let channels = try query.channels(serving.settings, index)
                 let matches = search.airings(in: index, on: Set(channels.map(\.id)), from: now)
@@ -115,12 +115,11 @@ enum CalendarQuery {
     /// `series`: titles whose every airing the calendar lists, repeated (a title may hold commas).
     static func seriesTitles(_ query: QueryReader) throws -> [String] {
         var seen = Set<String>()
-        let titles = query.all("series").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        let sent = query.all("series")
+        for title in sent { try QueryReader.checkLength(title, "series", atMost: maximumTextLength) }
+        let titles = sent.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
         guard titles.count <= WebPreferences.maximumSeries else {
             throw APIError.badParameter("series", "\(titles.count) titles, at most \(WebPreferences.maximumSeries) are allowed")
-        }
-        if let long = titles.first(where: { $0.count > maximumTextLength }) {
-            throw APIError.badParameter("series", "\(long.count) characters, at most \(maximumTextLength) are allowed")
         }
         return titles
     }
@@ -133,11 +132,7 @@ enum CalendarQuery {
 
     /// A text parameter of at most 200 characters.
     static func text(_ query: QueryReader, _ name: String) throws -> String? {
-        guard let text = query.string(name)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-        guard text.count <= maximumTextLength else {
-            throw APIError.badParameter(name, "\(text.count) characters, at most \(maximumTextLength) are allowed")
-        }
-        return text
+        try query.trimmedText(name, atMost: maximumTextLength)
     }
 }
 
@@ -268,7 +263,7 @@ enum AiringEvents {
             start: programme.start, end: programme.end > programme.start ? programme.end : nil,
             summary: summary, location: channel,
             description: nonEmpty(programme.synopsis) ?? nonEmpty(work?.metadata.overview),
-            categories: categories, url: site.map { $0.origin + WebLinks.programme(programme.id) }, alarmLead: lead,
+            categories: categories, url: site.map { $0.base + WebLinks.programme(programme.id) }, alarmLead: lead,
             alarmDescription: "\(summary) on \(channel) " + (lead > .zero ? "in \(spoken(lead))" : "now"))
     }
 
@@ -304,22 +299,63 @@ enum AiringEvents {
 /// The address a client reached the server by, from its `Host` (or a proxy's
 /// `X-Forwarded-Host` and `X-Forwarded-Proto`): feeds link back to the web guide with it.
 struct WebSite: Sendable {
-    /// `http://192.168.1.10:8080`.
-    let origin: String
+    /// `http://192.168.1.10:8080`, or `server.public_url` (`https://example.org/tv`): what the
+    /// server's own paths are appended to.
+    let base: String
 
-    /// Nil when the request names no host, or one that is not a plain host and port.
-    init?(_ request: Request) {
-        guard let host = request.headers[.xForwardedHost]?.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) })
-            ?? request.head.authority,
-            !host.isEmpty, host.count <= 255,
-            host.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-.:[]".unicodeScalars.contains($0) })
-        else { return nil }
-        let scheme = request.headers[.xForwardedProto]?.lowercased() == "https" ? "https" : "http"
-        origin = scheme + "://" + host
+    /// `server.public_url` when set; else the request's host (`Host`), with the scheme and host
+    /// a trusted proxy says the client used (`server.trust_forwarded`: `Forwarded`, else
+    /// `X-Forwarded-Proto` and `X-Forwarded-Host`). Nil when the request names no host, or one
+    /// that is not a plain host and port.
+    init?(_ request: Request, _ settings: ServerSettings) {
+        if let publicURL = settings.publicURL {
+            base = publicURL
+            return
+        }
+        let forwarded = settings.trustForwarded ? Forwarded(request.headers) : Forwarded()
+        guard let host = forwarded.host ?? request.head.authority, Self.isHost(host) else { return nil }
+        base = (forwarded.proto == "https" ? "https" : "http") + "://" + host
+    }
+
+    private static func isHost(_ host: String) -> Bool {
+        !host.isEmpty && host.count <= 255
+            && host.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-.:[]".unicodeScalars.contains($0) }
+    }
+
+    /// What the proxy nearest the client says it asked for: the first element of `Forwarded`
+    /// (RFC 7239), else the first values of `X-Forwarded-Proto` and `X-Forwarded-Host`.
+    struct Forwarded {
+        var proto: String?
+        var host: String?
+
+        init() {}
+
+        init(_ fields: HTTPFields) {
+            if let element = fields[.forwarded]?.split(separator: ",").first {
+                for pair in element.split(separator: ";") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.count == 2 else { continue }
+                    let value = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                    switch parts[0].lowercased() {
+                    case "proto": proto = value.lowercased()
+                    case "host": host = value
+                    default: break
+                    }
+                }
+                return
+            }
+            proto = Self.first(fields[.xForwardedProto])?.lowercased()
+            host = Self.first(fields[.xForwardedHost])
+        }
+
+        private static func first(_ value: String?) -> String? {
+            value?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
     }
 }
 
 extension HTTPField.Name {
+    static let forwarded = HTTPField.Name("Forwarded")!
     static let xForwardedHost = HTTPField.Name("X-Forwarded-Host")!
     static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

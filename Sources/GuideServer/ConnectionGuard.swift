@@ -265,6 +265,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         // Handled here rather than by Hummingbird, which answers a bare 400 for every parser error.
         switch parserError {
+        case .headerOverflow where requestLines.targetLength > limits.uriBytes:
+            // The request line alone is past the head's bound: its target is what is too long
+            // (RFC 9112 §3, as nginx answers).
+            refuse(.uriTooLong, "the request target is over \(limits.uriBytes) bytes", fields: corsFields(for: nil))
         case .headerOverflow:
             refuse(.requestHeaderFieldsTooLarge,
                    "the request head (request line and header fields) is over \(limits.headBytes) bytes or has too many fields",
@@ -328,7 +332,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var fieldBytes = 0
         var fields = 0
         var declaredBody: Int?
-        var chunked = false
+        var codings: [Substring] = []
         var hosts: [String] = []
         for (name, value) in head.headers {
             fields += 1
@@ -336,7 +340,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if Self.isName(name, "content-length") {
                 declaredBody = Int(value) ?? Int.max
             } else if Self.isName(name, "transfer-encoding") {
-                chunked = true
+                codings += value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces)[...] }
             } else if Self.isName(name, "host") {
                 hosts.append(value)
             }
@@ -347,7 +351,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if fieldBytes > limits.headerBytes {
             return refused(.requestHeaderFieldsTooLarge, "the header fields are \(fieldBytes) bytes, at most \(limits.headerBytes) are allowed")
         }
-        if chunked {
+        if !codings.isEmpty {
+            // RFC 9112 §6.1: a coding the server does not know is a 501. (A list where `chunked`
+            // is not last, or comes twice, never gets here: NIO's parser refuses it, a 400.)
+            if let unknown = codings.first(where: { $0.lowercased() != "chunked" }) {
+                return refused(.notImplemented, "the transfer coding \(Quoted(String(unknown))) is not implemented; only chunked is")
+            }
             return refused(.payloadTooLarge, "request bodies are not accepted: every route is a GET")
         }
         if let declaredBody, declaredBody > limits.bodyBytes {

@@ -31,6 +31,10 @@ struct MinorVersionScan {
     /// malformed), which `ConnectionGuard` answers in the form `WebErrorRule` gives that path.
     private(set) var target: [UInt8] = []
     private var pendingTarget: [UInt8] = []
+    /// The bytes of the target of the request line being read, or of the last one read: what
+    /// tells a head too large because of its target (414) from one too large in its fields (431)
+    /// when the parser gives up before the line is whole.
+    private(set) var targetLength = 0
     /// Enough for a path's first segment, which is all `WebErrorRule` reads.
     static let targetPrefix = 64
 
@@ -65,6 +69,7 @@ struct MinorVersionScan {
             } else if byte == UInt8(ascii: " ") {
                 state = .target(empty: true)
                 pendingTarget.removeAll(keepingCapacity: true)
+                targetLength = 0
             } else {
                 state = .rest
             }
@@ -73,6 +78,7 @@ struct MinorVersionScan {
                 state = empty ? .rest : .version(0)
             } else if byte > 0x20 && byte != 0x7F {
                 state = .target(empty: false)
+                targetLength += 1
                 if pendingTarget.count < Self.targetPrefix { pendingTarget.append(byte) }
             } else {
                 state = .rest

@@ -39,6 +39,10 @@ extension QueryReader {
             moment = date
         } else if let local = ISOTime.parse(text + "Z") {
             moment = CivilTime.instant(wallClock: Int(local.timeIntervalSince1970), in: timeZone)
+        } else if Self.isShapedAsTime(text) {
+            // Refused rather than carried over: `02-31` is not 3 March, `+99:99` not four days.
+            throw APIError.badParameter(name, "\(Quoted(text)) has a field out of range (RFC 3339: a day of its month, "
+                                        + "hours up to 23, minutes and seconds up to 59, an offset from -23:59 to +23:59)")
         } else {
             throw APIError.badParameter(name, "\(Quoted(text)) is not an ISO 8601 time or YYYY-MM-DD")
         }
@@ -46,6 +50,21 @@ extension QueryReader {
             throw APIError.badParameter(name, "\(Quoted(text)) is outside the years \(years.lowerBound)–\(years.upperBound) the guide serves")
         }
         return moment
+    }
+
+    /// Whether `text` starts as `YYYY-MM-DDTHH:MM:SS` does, digits where digits go: a time with a
+    /// value out of range rather than not a time at all.
+    private static func isShapedAsTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8.prefix(19))
+        let shape = Array("dddd-dd-ddTdd:dd:dd".utf8)
+        guard bytes.count == shape.count else { return false }
+        return zip(bytes, shape).allSatisfy { byte, expected in
+            switch expected {
+            case UInt8(ascii: "d"): (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            case UInt8(ascii: "T"): byte == UInt8(ascii: "T") || byte == UInt8(ascii: " ")
+            default: byte == expected
+            }
+        }
     }
 
     /// A day of the calendar (`2026-02-30` is not one), in the years the API serves.

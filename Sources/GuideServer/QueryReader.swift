@@ -17,10 +17,25 @@ struct QueryReader {
     /// A free text parameter (a type, a genre): at most `APILimits.queryText` characters.
     func text(_ name: String) throws -> String? {
         guard let text = string(name) else { return nil }
-        guard text.count <= APILimits.queryText else {
-            throw APIError.badParameter(name, "\(text.count) characters, at most \(APILimits.queryText) are allowed")
-        }
+        try Self.checkLength(text, name, atMost: APILimits.queryText)
         return text
+    }
+
+    /// A text to search or match, without surrounding white space: nil when absent or blank. At
+    /// most `maximum` characters as sent.
+    func trimmedText(_ name: String, atMost maximum: Int) throws -> String? {
+        guard let text = string(name) else { return nil }
+        try Self.checkLength(text, name, atMost: maximum)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Refuses a value longer than `maximum` characters counted as openapi.yaml's `maxLength`
+    /// counts them (code points, white space included), so that the document and the server
+    /// draw the line at the same place.
+    static func checkLength(_ text: some StringProtocol, _ name: String, atMost maximum: Int) throws {
+        let length = text.unicodeScalars.count
+        guard length <= maximum else { throw APIError.badParameter(name, "\(length) characters, at most \(maximum) are allowed") }
     }
 
     /// Every value of a repeated parameter, in order.

@@ -53,11 +53,19 @@ package struct ServerLimits: Sendable, Hashable {
         "alarm", "all", "at", "back", "date", "from", "genre", "hours", "kind", "lang", "limit", "lineup", "offset", "q", "set", "shown",
         "title", "to", "tonight", "type", "tz", "view", "year_from", "year_to",
     ]
+
+    /// The parameters that may repeat: lists of ids, channels, titles, kinds and genres.
+    static let listParameters: Set<Substring> = ["channel", "channels", "dislikes", "genres", "kinds", "likes", "programme", "saved", "series"]
+
+    /// The web guide's form fields whose empty value is a choice ("every genre", "all channels"),
+    /// by path: the only parameters an empty value is allowed for (openapi.yaml says so of each).
+    static let emptyChoices: [Substring: Set<Substring>] = ["/coming-up": ["genre"], "/my-channels/save": ["lineup"]]
 }
 
-/// The query limits, checked before routing: `ServerLimits.queryParameters` and no repeats of a
-/// single-valued parameter. The fast lane records only the router's 200s, so it never answers a
-/// target refused here.
+/// The query limits, checked before routing: `ServerLimits.queryParameters`, no repeats of a
+/// single-valued parameter, and no empty value (`tz=`) of a parameter a route reads: a 400, as
+/// any malformed value is, but for the form choices of `ServerLimits.emptyChoices`. The fast
+/// lane records only the router's 200s, so it never answers a target refused here.
 struct QueryLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limits: ServerLimits
 
@@ -73,6 +81,14 @@ struct QueryLimitMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError.badParameter(String(name.prefix(APILimits.echoedText)), "given more than once; give it once")
             }
         }
+        let choices = ServerLimits.emptyChoices[request.uri.path[...]] ?? []
+        if let (name, _) = parameters.first(where: { $0.value.isEmpty && Self.isRead($0.key) && !choices.contains($0.key) }) {
+            throw APIError.badParameter(String(name), "empty; give a value or leave the parameter out")
+        }
         return try await next(request, context)
+    }
+
+    private static func isRead(_ name: Substring) -> Bool {
+        ServerLimits.singleValuedParameters.contains(name) || ServerLimits.listParameters.contains(name)
     }
 }

@@ -30,10 +30,9 @@ extension WebPages {
     /// (cast, director, credits) contain the text, one result per work or title, soonest first.
     static func search(_ index: GuideIndex, query: WebQuery, settings: ServerSettings, now: Date) throws -> SearchPage {
         let t = query.t
-        guard let text = query.reader.string("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        guard let text = try query.reader.trimmedText("q", atMost: APILimits.queryText) else {
             throw APIError.badParameter("q", "the text to search for is required")
         }
-        guard text.count <= APILimits.queryText else { throw APIError.badParameter("q", "at most \(APILimits.queryText) characters") }
         let folded = SearchText.fold(text)
         let channels = Set(try query.channels(settings, index).map(\.id))
         let byTitle = index.search(folded)

@@ -74,7 +74,7 @@ struct WebPreferences: Sendable, Equatable {
     static func list(from value: String?) -> [String] {
         guard let value, !value.isEmpty else { return [] }
         var seen = Set<String>()
-        return value.split(separator: "|").compactMap { $0.removingPercentEncoding }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        return value.split(separator: "|").map { PercentDecoding.decoded(String($0)) }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     static func channelsValue(_ channels: Channels?) -> String? {
@@ -88,7 +88,7 @@ struct WebPreferences: Sendable, Equatable {
 
     static func channels(from value: String) -> Channels? {
         if value == "all" { return .all }
-        if value.hasPrefix("lineup:") { return String(value.dropFirst(7)).removingPercentEncoding.map(Channels.lineup) }
+        if value.hasPrefix("lineup:") { return Channels.lineup(PercentDecoding.decoded(String(value.dropFirst(7)))) }
         if value.hasPrefix("ids:") {
             let ids = list(from: String(value.dropFirst(4)))
             return ids.isEmpty ? .all : .chosen(ids)
@@ -108,7 +108,7 @@ struct WebPreferences: Sendable, Equatable {
             let items = part.drop { $0 != ":" }.dropFirst().split(separator: ".").map(String.init)
             if part.hasPrefix("kinds:") { kinds = items.compactMap(ProgrammeKind.init(rawValue:)) }
             if part.hasPrefix("genres:") {
-                genres = items.compactMap { $0.removingPercentEncoding }.filter { GenreVocabulary.name(ofID: $0, language: "en") != nil }
+                genres = items.map { PercentDecoding.decoded(String($0)) }.filter { GenreVocabulary.name(ofID: $0, language: "en") != nil }
             }
         }
         return (kinds, genres)

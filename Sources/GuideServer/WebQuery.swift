@@ -87,6 +87,6 @@ enum WebLinks {
     /// percent-encoded arrives encoded.
     static func decoded(_ parameter: String?) -> String {
         guard let parameter else { return "" }
-        return parameter.removingPercentEncoding ?? parameter
+        return PercentDecoding.decoded(parameter)
     }
 }

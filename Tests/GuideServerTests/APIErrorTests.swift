@@ -32,10 +32,39 @@ import Testing
         ("/search", "parameter 'q': the text to search for is required"),
         ("/search?q=%20%20", "parameter 'q': the text to search for is required"),
         ("/audiences?date=20-10-2026", "parameter 'date': '20-10-2026' is not a date (YYYY-MM-DD)"),
-        ("/audiences/top?from=2026-10-20&to=2026-10-07", "parameter 'from': 2026-10-20 is after 'to' (2026-10-07)"),
-        ("/audiences/top?from=2025-01-01&to=2026-10-20", "parameter 'to': at most 365 days after 'from' (366 days)"),
-        ("/search?q=" + String(repeating: "a", count: 201), "parameter 'q': at most 200 characters"),
+        ("/audiences/top?from=2026-10-20&to=2026-10-07", "parameter 'from': 2026-10-20 is after 'to', 2026-10-07"),
+        ("/audiences/top?from=2025-01-01&to=2026-10-20", "parameter 'to': at most 365 days after 'from' (366 days at most)"),
+        // Only `from` sent: the error names it, not the `to` the client never gave.
+        ("/audiences/top?from=2000-01-01", "parameter 'from': more than 365 days before the last day with audiences, 2026-10-20 (366 days at most)"),
+        ("/audiences/top?from=2030-01-01", "parameter 'from': 2030-01-01 is after the last day with audiences, 2026-10-20"),
+        ("/search?q=" + String(repeating: "a", count: 201), "parameter 'q': 201 characters, at most 200 are allowed"),
+        // Counted as openapi.yaml's maxLength counts (code points), before trimming.
+        ("/search?q=%20" + String(repeating: "a", count: 200), "parameter 'q': 201 characters, at most 200 are allowed"),
+        ("/search?q=" + String(repeating: "e%CC%81", count: 101), "parameter 'q': 202 characters, at most 200 are allowed"),
+    ] + outOfRangeTimes + emptyValues
+
+    static let outOfRange = "has a field out of range (RFC 3339: a day of its month, hours up to 23, minutes and seconds up to 59, an offset from -23:59 to +23:59)"
+
+    /// Values a date-time's own arithmetic used to carry over (to 3 March, four days earlier,
+    /// the next minute): each a 400.
+    static let outOfRangeTimes: [(String, String)] = [
+        ("/grid?at=2026-02-31T12:00:00Z", "parameter 'at': '2026-02-31T12:00:00Z' \(outOfRange)"),
+        ("/upcoming?from=2026-02-29T12:00:00Z", "parameter 'from': '2026-02-29T12:00:00Z' \(outOfRange)"),
+        ("/grid?at=2026-04-31T12:00:00", "parameter 'at': '2026-04-31T12:00:00' \(outOfRange)"),
+        ("/grid?at=2026-11-29T12:00:00%2B99:99", "parameter 'at': '2026-11-29T12:00:00+99:99' \(outOfRange)"),
+        ("/grid?at=2026-11-29T12:00:00%2B24:00", "parameter 'at': '2026-11-29T12:00:00+24:00' \(outOfRange)"),
+        ("/grid?at=2026-11-29T12:00:00%2B14:60", "parameter 'at': '2026-11-29T12:00:00+14:60' \(outOfRange)"),
+        ("/grid?at=2026-11-29T12:00:00-99:59", "parameter 'at': '2026-11-29T12:00:00-99:59' \(outOfRange)"),
+        ("/grid?at=2026-11-29T12:00:60Z", "parameter 'at': '2026-11-29T12:00:60Z' \(outOfRange)"),
+        ("/recommendations?from=2026-11-29T24:00:00Z", "parameter 'from': '2026-11-29T24:00:00Z' \(outOfRange)"),
     ]
+
+    /// An empty value is a 400 like any malformed one, not the parameter left out.
+    static let emptyValues: [(String, String)] = [
+        ("tz", "/now?tz="), ("date", "/audiences?date="), ("at", "/grid?at="), ("from", "/upcoming?from="), ("offset", "/channels?offset="),
+        ("limit", "/channels?limit="), ("lineup", "/xmltv.xml?lineup="), ("channels", "/now?channels="), ("programme", "/reminders.ics?programme="),
+        ("date", "/channel/La1.es?date="), ("genre", "/calendar.ics?genre="),
+    ].map { name, path in (path, "parameter '\(name)': empty; give a value or leave the parameter out") }
 
     @Test func badParametersAre400sNamingTheParameter() async throws {
         try await ServerHarness.run { client in
@@ -44,10 +73,30 @@ import Testing
             for (path, message) in Self.badParameters {
                 let response = try await client.get(path)
                 #expect(response.status == 400, "\(path)")
+                if path.hasPrefix("/channel/") {
+                    #expect(response.text.contains(message.replacingOccurrences(of: "'", with: "&#39;")), "\(path)")
+                    continue
+                }
                 #expect(response.headers["content-type"] == "application/json; charset=utf-8", "\(path)")
                 #expect(try errorMessage(response) == message, "\(path)")
                 #expect((try response.object()["error"] as? [String: Any])?["status"] as? Int == 400, "\(path)")
             }
+        }
+    }
+
+    /// The web guide reads a time a person types the same way; the form choices that mean "any"
+    /// are the only empty values taken.
+    @Test func webPagesReadTimesAndEmptyChoicesByTheSameRule() async throws {
+        try await ServerHarness.run { client in
+            for path in ["/?at=2026-02-31T12:00", "/?at=2026-10-21T12:00:00%2B24:00", "/?at=", "/coming-up?kind="] {
+                #expect(try await client.get(path).status == 400, "\(path)")
+            }
+            for path in ["/coming-up?genre=", "/?at=2026-10-21T21:00", "/?at=2026-10-21T21:00:00%2B23:59"] {
+                #expect(try await client.get(path).status == 200, "\(path)")
+            }
+            #expect(try await client.get("/channel/%EF%BB%BFLa1.es").status == 404)
+            let save = try await client.get("/my-channels/save?lineup=&back=/")
+            #expect(save.status == 303)
         }
     }
 
@@ -59,6 +108,9 @@ import Testing
         ("/grid?channels=Nope.es", "unknown channel 'Nope.es'"),
         ("/upcoming?channels=Nope.es", "unknown channel 'Nope.es'"),
         ("/channels?lineup=nope", "unknown line-up 'nope'; known: none"),
+        // Ids are exact: a leading U+FEFF (a byte order mark) is part of the id asked for.
+        ("/channels/%EF%BB%BFLa1.es/schedule", "unknown channel '\u{FEFF}La1.es'"),
+        ("/programmes/%EF%BB%BFLa1.es@20261021T190000Z", "unknown programme '\u{FEFF}La1.es@20261021T190000Z'"),
         // A huge id is cut short in the message.
         ("/programmes/" + String(repeating: "x", count: 5_000), "unknown programme '\(String(repeating: "x", count: 100))…'"),
     ]

@@ -21,13 +21,10 @@ struct TasteProfile: Sendable, Equatable {
     /// The profile a request gives in its query: `saved`, `likes` and `dislikes` repeated
     /// (titles may hold commas), `kinds` and `genres` comma-separated.
     init(query: QueryReader) throws {
-        saved = Self.items(query, "saved")
-        likes = Self.items(query, "likes")
-        dislikes = Self.items(query, "dislikes")
+        saved = try Self.items(query, "saved")
+        likes = try Self.items(query, "likes")
+        dislikes = try Self.items(query, "dislikes")
         for (name, items) in [("saved", saved), ("likes", likes), ("dislikes", dislikes)] {
-            if let long = items.first(where: { $0.count > CalendarQuery.maximumTextLength }) {
-                throw APIError.badParameter(name, "\(long.count) characters, at most \(CalendarQuery.maximumTextLength) are allowed")
-            }
             guard items.count <= Self.maximumItems else { throw APIError.badParameter(name, "at most \(Self.maximumItems) items") }
         }
         kinds = Set(try Self.kinds(query.list("kinds") ?? []))
@@ -79,8 +76,10 @@ struct TasteProfile: Sendable, Equatable {
          genres.joined(separator: ",")].joined(separator: "\u{1E}")
     }
 
-    private static func items(_ query: QueryReader, _ name: String) -> [String] {
+    private static func items(_ query: QueryReader, _ name: String) throws -> [String] {
         var seen = Set<String>()
-        return query.all(name).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        let sent = query.all(name)
+        for item in sent { try QueryReader.checkLength(item, name, atMost: CalendarQuery.maximumTextLength) }
+        return sent.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }
