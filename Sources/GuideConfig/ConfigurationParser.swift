@@ -4,7 +4,7 @@ import GuideCore
 /// Turns the composed YAML into a `GuideConfiguration`, checking every reference on the way.
 struct ConfigurationParser {
     static let topLevelKeys = ["version", "window", "cache", "snapshots", "channels", "guide", "metadata", "audience", "lineups", "server", "playlist", "providers"]
-    static let serverKeys = ["cors_origins"]
+    static let serverKeys = ["cors_origins", "public_url", "trust_forwarded"]
     static let windowKeys = ["past", "days", "ahead"]
     static let cacheKeys = ["ttl", "dir"]
     static let snapshotKeys = ["dir", "keep", "audience_days", "store"]
@@ -128,15 +128,31 @@ struct ConfigurationParser {
         EnvironmentExpansion.references(in: raw).compactMap { environment[$0.name] }.filter { !$0.isEmpty }
     }
 
-    /// `server: { cors_origins: [https://app.example] }`: each an origin as browsers send it
-    /// (scheme, host, optional port, nothing after), or `*`.
+    /// `server: { cors_origins: [https://app.example], public_url: https://tv.example.org, trust_forwarded: true }`:
+    /// origins as browsers send them (scheme, host, optional port, nothing after) or `*`; the
+    /// URL clients reach the server at (a path prefix allowed); whether to believe a proxy's
+    /// `Forwarded` and `X-Forwarded-*` fields.
     private func parseServer(_ node: ConfigNode?) throws(ConfigError) -> ServerOptions {
-        guard let settings = try section(node, name: "server", known: Self.serverKeys), let entry = settings["cors_origins"] else { return ServerOptions() }
-        let origins = try values.stringList(entry.value)
-        for (origin, item) in zip(origins, entry.value.items ?? []) where !ServerOptions.isOrigin(origin) {
-            throw .invalidValue("'\(origin)' is not an origin like https://app.example or http://localhost:3000 (no path), nor *", item.location)
+        guard let settings = try section(node, name: "server", known: Self.serverKeys) else { return ServerOptions() }
+        var options = ServerOptions()
+        if let entry = settings["cors_origins"] {
+            let origins = try values.stringList(entry.value)
+            for (origin, item) in zip(origins, entry.value.items ?? []) where !ServerOptions.isOrigin(origin) {
+                throw .invalidValue("'\(origin)' is not an origin like https://app.example or http://localhost:3000 (no path), nor *", item.location)
+            }
+            options.corsOrigins = origins
         }
-        return ServerOptions(corsOrigins: origins)
+        if let entry = settings["public_url"] {
+            let text = try values.string(entry.value)
+            guard let url = ServerOptions.publicURL(text) else {
+                throw .invalidValue("'\(text)' is not a URL like https://tv.example.org or https://example.org/tv (http or https, no query)", entry.value.location)
+            }
+            options.publicURL = url
+        }
+        if let entry = settings["trust_forwarded"] {
+            options.trustForwarded = try values.bool(entry.value)
+        }
+        return options
     }
 
     private func parseProviders(_ node: ConfigNode) throws(ConfigError) -> [ProviderSettings] {

@@ -52,6 +52,17 @@ package struct GuideConfiguration: Sendable {
         self.providers = providers
     }
 
+    /// No providers.yaml at all: what serving a snapshot folder needs, and nothing to build with
+    /// (no providers, no channel map, the defaults of every section).
+    package static func snapshotOnly(directory: URL) -> GuideConfiguration {
+        let folder = directory.deletingLastPathComponent()
+        return GuideConfiguration(
+            file: folder.appendingPathComponent("(no providers.yaml)"), directory: folder, version: 1, window: .default,
+            cache: CacheSettings(ttl: 2 * 3_600, directory: folder.appendingPathComponent(".tvguide-cache")),
+            snapshots: SnapshotSettings(directory: directory, keep: 14), channels: [], guide: [], metadata: [:], metadataKinds: [],
+            audience: [], providers: [])
+    }
+
     package func provider(_ id: String) -> ProviderSettings? {
         providers.first { $0.id == id }
     }
@@ -175,9 +186,27 @@ package struct WindowSettings: Sendable, Hashable {
 package struct ServerOptions: Sendable, Hashable {
     /// Web origins whose pages may read the JSON API and feeds (CORS); `*` lets any. Empty: none.
     package var corsOrigins: [String]
+    /// Where clients reach the server (`https://tv.example.org`, behind a TLS proxy): the
+    /// scheme, host and path prefix of the URLs it writes (`url-tvg`, calendar links), without
+    /// a trailing slash. Nil: taken from each request.
+    package var publicURL: String?
+    /// Believe the `Forwarded` / `X-Forwarded-Proto` / `X-Forwarded-Host` fields a proxy adds.
+    /// Off by default: a client could send them itself.
+    package var trustForwarded = false
 
     package init(corsOrigins: [String] = []) {
         self.corsOrigins = corsOrigins
+    }
+
+    /// `text` as `publicURL` keeps it, when it is an http(s) URL with a host and no query.
+    package static func publicURL(_ text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil
+        else { return nil }
+        var url = text
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
     }
 
     /// `https://app.example`, `http://localhost:3000` or `*`: what a browser sends as `Origin`.

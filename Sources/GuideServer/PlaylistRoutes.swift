@@ -33,10 +33,10 @@ extension GuideServer {
         }
     }
 
-    /// This server's `/xmltv.xml` as the client reached it (its `Host`), with the line-up.
+    /// This server's `/xmltv.xml` as the client reached it (`WebSite`), with the line-up.
     private static func guideURL(_ request: Request, _ serving: ServingContext, lineup: String?) -> String {
-        let host = request.head.authority.flatMap { $0.isEmpty ? nil : $0 } ?? "\(serving.settings.host):\(serving.settings.port)"
-        var url = "http://\(host)/xmltv.xml"
+        let base = WebSite(request, serving.settings)?.base ?? "http://\(serving.settings.host):\(serving.settings.port)"
+        var url = base + "/xmltv.xml"
         if let lineup, let encoded = lineup.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#"))) {
             url += "?lineup=" + encoded
         }

@@ -22,6 +22,10 @@ package struct ServerSettings: Sendable {
     /// Channel ids in the order pages and channel lists show them (providers.yaml's channel map);
     /// channels it leaves out follow, by id.
     package var channelOrder: [String] = []
+    /// `server.public_url`: the scheme, host and path prefix of the URLs the server writes.
+    package var publicURL: String?
+    /// `server.trust_forwarded`: believe a proxy's `Forwarded` / `X-Forwarded-*` fields.
+    package var trustForwarded = false
 
     package init(host: String = "127.0.0.1", port: Int = 8080, lineups: [String: [String]] = [:],
                 reminderLead: Duration = .seconds(300), refreshInterval: Duration? = nil) {

@@ -54,7 +54,14 @@ package enum ServeSetup {
         settings.corsOrigins = corsOrigins.isEmpty ? configuration.server.corsOrigins : corsOrigins
         settings.channelAliases = configuration.channelAliases
         settings.channelOrder = configuration.channels.map(\.id)
+        settings.publicURL = configuration.server.publicURL
+        settings.trustForwarded = configuration.server.trustForwarded
         return settings
+    }
+
+    /// Whether only this machine reaches a server listening on `host`.
+    package static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }
 

@@ -42,13 +42,7 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         logging.bootstrap()
         let clock = try resolvedNow(now)
-        let configuration: GuideConfiguration
-        do {
-            configuration = try GuideConfiguration.load(from: config.url)
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
-        }
+        let configuration = try config.load(announce: !quiet)
         SecretValues.shared.add(configuration.environmentValues)
         let display = ProgressDisplay(quiet: quiet)
         let directory = snapshots.map { URL(fileURLWithPath: $0) }

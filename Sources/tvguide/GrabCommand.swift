@@ -275,19 +275,11 @@ struct GrabberConfig {
         channels.isEmpty ? nil : Set(channels.filter(\.selected).map(\.id))
     }
 
-    /// `$TVGUIDE_CONFIG`, else providers.yaml in the working folder, else the example that
-    /// `make install` puts in share/tvguide beside the binary's bin/.
+    /// The providers.yaml `ConfigurationSearch` finds (`$TVGUIDE_CONFIG`, the working folder,
+    /// `$XDG_CONFIG_HOME/tvguide/`, `/etc/tvguide/`, the installed example), else the working
+    /// folder's, whose absence the load then reports.
     static func defaultProviders() -> URL {
-        if let path = ProcessInfo.processInfo.environment["TVGUIDE_CONFIG"], !path.isEmpty {
-            return URL(fileURLWithPath: path).standardizedFileURL
-        }
-        let local = URL(fileURLWithPath: "providers.yaml").standardizedFileURL
-        let installed = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/tvguide/providers.yaml")
-        if !FileManager.default.fileExists(atPath: local.path), FileManager.default.fileExists(atPath: installed.path) {
-            return installed
-        }
-        return local
+        ConfigurationSearch().locate(named: nil)?.file ?? URL(fileURLWithPath: "providers.yaml").standardizedFileURL
     }
 
     var text: String {

@@ -78,12 +78,12 @@ struct RecommendCommand: ParsableCommand {
         do {
             let snapshot = try SnapshotStore.load(URL(fileURLWithPath: snapshots).appendingPathComponent("latest.json"))
             // providers.yaml gives the line-ups and the channels' order; a snapshot alone is enough without --lineup.
-            let configuration = FileManager.default.fileExists(atPath: config.url.path) || lineup != nil
-                ? try GuideConfiguration.load(from: config.url) : nil
+            let location = config.locate()
+            let configuration = try location.map { try GuideConfiguration.load(from: $0.file) }
             var channels: [String]?
             if let lineup {
                 guard let ids = configuration?.lineups[lineup] else {
-                    throw ValidationError("--lineup: no line-up '\(lineup)' in \(config.config); known: \((configuration?.lineups.keys.sorted() ?? []).joined(separator: ", "))")
+                    throw ValidationError("--lineup: no line-up '\(lineup)' in \(location?.file.path ?? "providers.yaml (none found)"); known: \((configuration?.lineups.keys.sorted() ?? []).joined(separator: ", "))")
                 }
                 channels = ids
             }

@@ -67,10 +67,14 @@ struct ServeCommand: AsyncParsableCommand {
         let clock: @Sendable () -> Date
         if let fixed { clock = { fixed } } else { clock = { Date() } }
         let configuration: GuideConfiguration
-        do {
-            configuration = try GuideConfiguration.load(from: config.url)
-        } catch {
-            printError("error: \(error)")
+        if let location = config.locate() {
+            configuration = try config.load(location)
+        } else if let snapshots {
+            // Serving a snapshot needs no provider: without a configuration, the guide in hand is served as it is.
+            printError("Configuration: none found; serving the snapshots in \(snapshots) without rebuilding them")
+            configuration = .snapshotOnly(directory: URL(fileURLWithPath: snapshots).standardizedFileURL)
+        } else {
+            printError("error: \(ConfigurationSearch().notFound); or give --snapshots DIR to serve a snapshot folder")
             throw Exit.invalid
         }
         SecretValues.shared.add(configuration.environmentValues)
@@ -84,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             printError("error: \(error)")
             throw Exit.invalid
         }
-        let source = ServeSetup.source(configuration: configuration, store: store, refresh: !noRefresh,
+        let source = ServeSetup.source(configuration: configuration, store: store, refresh: !noRefresh && !configuration.guide.isEmpty,
                                        refreshInterval: settings.refreshInterval, clock: clock)
         let logger = Logger(label: "tvguide.serve")
         let latest: Snapshot?
@@ -100,6 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
             try await server.run { port in
                 // One line on standard output, which scripts wait for to learn the port.
                 FileHandle.standardOutput.write(Data("Serving the guide on http://\(host):\(port)/\n".utf8))
+                if ServeSetup.isLoopback(host) {
+                    printError("Only this machine can reach it; to open the guide from a phone or another computer on the network, "
+                               + "serve with --host 0.0.0.0 (then http://THIS-MACHINE'S-ADDRESS:\(port)/).")
+                }
             }
         } catch {
             printError("error: could not serve on \(host):\(port): \(error)")

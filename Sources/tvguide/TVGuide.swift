@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GuideConfig
 import GuideCore
 import Logging
 import TVGuideKit
@@ -24,12 +25,48 @@ struct TVGuide: AsyncParsableCommand {
     )
 }
 
-/// `--config`, shared by the commands that read providers.yaml.
+/// `--config`, shared by the commands that read providers.yaml, and the search for one when it
+/// is not given (`ConfigurationSearch`).
 struct ConfigOption: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("The provider registry.", valueName: "path"))
-    var config: String = ProcessInfo.processInfo.environment["TVGUIDE_CONFIG"] ?? "providers.yaml"
+    @Option(name: .shortAndLong, help: ArgumentHelp("""
+        The provider registry. Default: $TVGUIDE_CONFIG, else the first of ./providers.yaml, \
+        $XDG_CONFIG_HOME/tvguide/providers.yaml (~/.config/tvguide/), /etc/tvguide/providers.yaml \
+        and the installed PREFIX/share/tvguide/providers.yaml.
+        """, valueName: "path"))
+    var config: String?
 
-    var url: URL { URL(fileURLWithPath: config) }
+    /// The file to read; nil when none was named and none was found.
+    func locate() -> ConfigurationLocation? {
+        ConfigurationSearch().locate(named: config)
+    }
+
+    /// The configuration, read from the file `locate` gives; `announce` says on standard error
+    /// which file that is when it was not named. Exits with status 2, saying why, when there is
+    /// none or it is invalid.
+    func load(announce: Bool = true) throws -> GuideConfiguration {
+        guard let location = locate() else {
+            printError("error: \(ConfigurationSearch().notFound)")
+            throw Exit.invalid
+        }
+        return try load(location, announce: announce)
+    }
+
+    func load(_ location: ConfigurationLocation, announce: Bool = true) throws -> GuideConfiguration {
+        if announce && location.origin != "--config" {
+            printError("Configuration: \(location.file.path) (\(location.origin))")
+        }
+        do {
+            return try GuideConfiguration.load(from: location.file)
+        } catch {
+            printError("error: \(error)")
+            throw Exit.invalid
+        }
+    }
+
+    /// How commands name the file in what they print: as given, else its path.
+    var shownName: String {
+        config ?? locate()?.file.path ?? "providers.yaml"
+    }
 }
 
 /// `--verbose`: debug logging of fetches, retries and cache decisions on standard error.

@@ -19,8 +19,12 @@ struct ValidateCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOption
 
     func run() async throws {
+        guard let location = config.locate() else {
+            printError("error: \(ConfigurationSearch().notFound)")
+            throw Exit.invalid
+        }
         do {
-            let configuration = try GuideConfiguration.load(from: config.url)
+            let configuration = try GuideConfiguration.load(from: location.file)
             let setup = try ProviderSetup(configuration: configuration, now: Date())
             let metadata = try MetadataSetup(configuration: configuration)
             let audience = try AudienceSetup(configuration: configuration)
@@ -31,7 +35,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 print("warning: provider '\(id)' is defined but in no chain")
             }
             let members = setup.chain.members.map(\.provider.id)
-            print("\(config.config): valid — \(configuration.channels.count) channel(s), guide chain: \(members.joined(separator: " → "))")
+            print("\(config.shownName): valid — \(configuration.channels.count) channel(s), guide chain: \(members.joined(separator: " → "))")
             for kind in configuration.metadataKinds {
                 guard let chain = configuration.metadata[kind], !chain.isEmpty else { continue }
                 print("  metadata.\(kind.rawValue): \(chain.joined(separator: " → "))")

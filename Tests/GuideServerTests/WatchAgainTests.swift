@@ -200,6 +200,41 @@ import XMLTV
         }
     }
 
+    /// Behind a TLS proxy the URLs the server writes take `server.public_url`, or what a trusted
+    /// proxy says (`Forwarded`, else `X-Forwarded-*`); an untrusted proxy's fields change nothing.
+    @Test func theURLsWrittenFollowThePublicURLOrATrustedProxy() async throws {
+        let playlist = try Self.served("playlist/catchup.m3u", revision: 1)
+        let reminder = "/reminders.ics?programme=La1.es@20261021T190000Z"
+        func guideLine(_ client: ServerClient, _ headers: [String: String] = [:]) async throws -> String {
+            String(try await client.get("/playlist.m3u", headers: headers).text.split(separator: " ").dropFirst().first ?? "")
+        }
+        func eventURL(_ client: ServerClient, _ headers: [String: String] = [:]) async throws -> String? {
+            try await client.get(reminder, headers: headers).text.split(separator: "\r\n").first { $0.hasPrefix("URL:") }.map { String($0.dropFirst(4)) }
+        }
+        var settings = ServerSettings(port: 0)
+        settings.publicURL = "https://tv.example.org/guide"
+        let configured = try await ServerHarness.run(settings: settings, playlist: { playlist }) { client in
+            (try await guideLine(client, ["X-Forwarded-Host": "evil.example"]), try await eventURL(client))
+        }
+        #expect(configured.0 == "url-tvg=\"https://tv.example.org/guide/xmltv.xml\"")
+        #expect(configured.1 == "https://tv.example.org/guide/programme/La1.es@20261021T190000Z")
+        settings.publicURL = nil
+        settings.trustForwarded = true
+        let trusted = try await ServerHarness.run(settings: settings, playlist: { playlist }) { client in
+            (try await guideLine(client, ["Forwarded": "for=192.0.2.1;proto=https;host=tv.example.net, for=10.0.0.1"]),
+             try await eventURL(client, ["X-Forwarded-Proto": "https", "X-Forwarded-Host": "tv.example.net"]))
+        }
+        #expect(trusted.0 == "url-tvg=\"https://tv.example.net/xmltv.xml\"")
+        #expect(trusted.1 == "https://tv.example.net/programme/La1.es@20261021T190000Z")
+        let untrusted = try await ServerHarness.run(playlist: { playlist }) { client in
+            ("http://127.0.0.1:\(client.port)",
+             try await guideLine(client, ["X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"]),
+             try await eventURL(client, ["Forwarded": "proto=https;host=evil.example"]))
+        }
+        #expect(untrusted.1 == "url-tvg=\"\(untrusted.0)/xmltv.xml\"")
+        #expect(untrusted.2 == "\(untrusted.0)/programme/La1.es@20261021T190000Z")
+    }
+
     @Test func playlistM3UPassesTheCatchupAttributesThroughUntouched() async throws {
         let playlist = try Self.served("playlist/catchup.m3u", revision: 1)
         try await ServerHarness.run(playlist: { playlist }) { client in

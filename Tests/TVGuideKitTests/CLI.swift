@@ -23,6 +23,8 @@ struct CLI {
         var env = ProcessInfo.processInfo.environment
         env["TVGUIDE_NOW"] = nil
         env["TVGUIDE_CONFIG"] = nil
+        // A developer's own ~/.config/tvguide/providers.yaml would be found where a test has none.
+        env["XDG_CONFIG_HOME"] = "/nonexistent/tvguide-tests"
         // A developer's own keys would send the default configuration's live providers to the internet.
         for key in ["TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "THETVDB_API_KEY", "THETVDB_PIN"] { env[key] = nil }
         for (key, value) in extra { env[key] = value }

@@ -27,6 +27,23 @@ import TestSupport
         #expect(run.stdout.contains("Grabber validated ok."), "\(run.stdout)")
     }
 
+    /// A player runs the grabber from wherever it likes: with no providers.yaml in the working
+    /// folder, `--configure` takes the user's (`$XDG_CONFIG_HOME/tvguide/`) and the grabber passes.
+    @Test func tvValidateGrabberPassesFromAnEmptyFolderWithTheUsersConfiguration() async throws {
+        let scratch = try Scratch()
+        let users = try scratch.write("xdg/tvguide/providers.yaml", try defaultConfig(miguiatv: Self.offline))
+        let empty = scratch.file("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let run = try await Subprocess.run(URL(fileURLWithPath: "/usr/bin/tv_validate_grabber"), [
+            "--dtd-file", "/usr/share/xmltv/xmltv.dtd", "--config-file", scratch.file("grab.conf").path, "\(CLI.executable.path) grab",
+        ], environment: CLI.environment(["XDG_CONFIG_HOME": scratch.file("xdg").path]), currentDirectory: empty)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("Grabber validated ok."), "\(run.stdout)")
+        let written = try String(contentsOf: scratch.file("grab.conf"), encoding: .utf8)
+        #expect(written.contains("config=\(users.standardizedFileURL.path)\n"), "\(written)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty, "nothing is written in the working folder")
+    }
+
     @Test func theConventionalQueriesAnswerAndUnknownOptionsFail() async throws {
         let capabilities = try await CLI.run(["grab", "--capabilities"])
         #expect(capabilities.stdout == "baseline\nmanualconfig\ncache\npreferredmethod\n")

@@ -114,6 +114,53 @@ import TestSupport
         #expect(badConfig.stderr.contains("'app.example' is not an origin"), "\(badConfig.stderr)")
     }
 
+    /// Serving a snapshot needs no providers.yaml: from a folder without one, nor any in the
+    /// places searched, `--snapshots` is served as it is, and the start-up says how to reach it
+    /// from the network. Without `--snapshots` it stops, naming where it looked.
+    @Test func aSnapshotFolderIsServedFromAnEmptyFolderWithoutAConfiguration() async throws {
+        let scratch = try Scratch()
+        try seedLatest(in: scratch)
+        let empty = scratch.file("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let server = try await ServeProcess.start(["serve", "--snapshots", scratch.file("snapshots").path, "--port", "0", "--now", Self.goldenNow],
+                                                  in: empty)
+        let health = try await server.json("/health")
+        #expect(health["programmes"] as? Int == 4_010)
+        #expect(try await server.terminate() == 0)
+        #expect(server.stderr.contains("Configuration: none found; serving the snapshots in \(scratch.file("snapshots").path) without rebuilding them"),
+                "\(server.stderr)")
+        #expect(server.stderr.contains("serve with --host 0.0.0.0"), "\(server.stderr)")
+
+        let refused = try await CLI.run(["serve", "--port", "0"], in: empty, environment: ["XDG_CONFIG_HOME": scratch.file("xdg").path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("no providers.yaml: give --config FILE, or put one in \(empty.path)/providers.yaml (the working folder), "
+                                        + "\(scratch.file("xdg").path)/tvguide/providers.yaml ($XDG_CONFIG_HOME/tvguide), /etc/tvguide/providers.yaml"),
+                "\(refused.stderr)")
+    }
+
+    /// Without `--config`, the user's providers.yaml in `$XDG_CONFIG_HOME/tvguide/` is found from
+    /// any folder, and the start-up names it; one in the working folder comes first.
+    @Test func theConfigurationIsSearchedForAndNamed() async throws {
+        let scratch = try Scratch()
+        try seedLatest(in: scratch)
+        let users = try scratch.write("xdg/tvguide/providers.yaml", try defaultConfig(miguiatv: "http://127.0.0.1:9/"))
+        let empty = scratch.file("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let arguments = ["validate"]
+        let found = try await CLI.run(arguments, in: empty, environment: ["XDG_CONFIG_HOME": scratch.file("xdg").path])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.split(separator: "\n").contains { $0.hasPrefix("\(users.path): valid") }, "\(found.stdout)")
+        let server = try await ServeProcess.start(["serve", "--snapshots", scratch.file("snapshots").path, "--port", "0", "--no-refresh",
+                                                   "--now", Self.goldenNow],
+                                                  environment: ["XDG_CONFIG_HOME": scratch.file("xdg").path], in: empty)
+        #expect(try await server.json("/health")["programmes"] as? Int == 4_010)
+        #expect(try await server.terminate() == 0)
+        #expect(server.stderr.contains("Configuration: \(users.path) ($XDG_CONFIG_HOME/tvguide)"), "\(server.stderr)")
+        let local = try scratch.write("empty/providers.yaml", try defaultConfig(miguiatv: "http://127.0.0.1:9/"))
+        let first = try await CLI.run(arguments, in: empty, environment: ["XDG_CONFIG_HOME": scratch.file("xdg").path])
+        #expect(first.stdout.split(separator: "\n").contains { $0.hasPrefix("\(local.path): valid") }, "\(first.stdout)")
+    }
+
     private func seedLatest(in scratch: Scratch) throws {
         let snapshots = scratch.file("snapshots")
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
@@ -137,17 +184,15 @@ final class ServeProcess: @unchecked Sendable {
 
     var stderr: String { lock.withLock { stderrText } }
 
-    /// - Parameter extra: variables set for the child after the developer's keys are removed.
-    static func start(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ServeProcess {
+    /// - Parameters:
+    ///   - extra: variables set for the child after the developer's keys are removed.
+    ///   - directory: the working folder; this process's when nil.
+    static func start(_ arguments: [String], environment extra: [String: String] = [:], in directory: URL? = nil) async throws -> ServeProcess {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["TVGUIDE_NOW", "TVGUIDE_CONFIG", "TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "THETVDB_API_KEY", "THETVDB_PIN"] {
-            environment[key] = nil
-        }
-        environment.merge(extra) { _, given in given }
-        process.environment = environment
+        process.environment = CLI.environment(extra)
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
