@@ -199,6 +199,8 @@ enum APICaching {
     static let upcoming = 30
     /// Bodies that change only with the guide; the ETag revalidates them after a refresh.
     static let guide = 300
+    /// The XMLTV feeds: a player asks again within minutes; the ETag revalidates them.
+    static let feed = 300
     /// The OpenAPI document changes only with the server.
     static let document = 3_600
 }

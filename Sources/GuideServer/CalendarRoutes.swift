@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 
 extension GuideServer {
-    /// iCalendar reminders and saved-search feeds, and the XMLTV export.
+    /// iCalendar reminders and saved-search feeds.
     static func addCalendarRoutes(to routes: RouteTable, _ serving: ServingContext) {
         routes.get("/reminders.ics") { request, _ in
             let query = QueryReader(request)
@@ -49,35 +49,6 @@ extension GuideServer {
                 let calendar = ICalendar(name: "tvguide: " + search.description, refreshInterval: .seconds(3600),
                                          events: AiringEvents.events(matches, in: index, lead: lead, site: site))
                 return .calendar(calendar, filename: "tvguide-\(search.slug).ics")
-            }
-        }
-
-        // Rendered once per guide version and line-up and pinned there (line-ups are the few
-        // providers.yaml names): the gzip route compresses the same document.
-        @Sendable func xmltv(_ request: Request) throws -> (key: String, render: @Sendable (GuideIndex) throws -> RenderedResponse) {
-            let query = QueryReader(request)
-            let lineup = try query.lineup(serving.settings)
-            let key = "/xmltv.xml" + (query.string("lineup").map { "?lineup=" + $0 } ?? "")
-            return (key, { index in
-                var snapshot = index.snapshot
-                if let lineup {
-                    let keep = Set(lineup)
-                    snapshot.channels.removeAll { !keep.contains($0.id) }
-                    snapshot.programmes.removeAll { !keep.contains($0.channel) }
-                }
-                return RenderedResponse(contentType: "application/xml; charset=utf-8", bytes: try serving.source.xmltv(snapshot), maxAge: 300)
-            })
-        }
-        routes.get("/xmltv.xml") { request, _ in
-            let document = try xmltv(request)
-            return try serving.cached(request, key: document.key, pinned: true, render: document.render)
-        }
-        routes.get("/xmltv.xml.gz") { request, _ in
-            let document = try xmltv(request)
-            return try serving.cached(request, key: document.key + ".gz", pinned: true) { _ in
-                let document = try serving.state.response(for: document.key, pinned: true, render: document.render)
-                let compressed = try serving.source.gzip(Data(document.body.readableBytesView))
-                return RenderedResponse(contentType: "application/gzip", bytes: compressed, maxAge: 300)
             }
         }
     }

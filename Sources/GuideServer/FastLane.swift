@@ -166,8 +166,9 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             // A client not reading its answers goes to the router, which waits for the socket
             // to drain instead of queueing answers without bound.
-            if withRouter == 0, context.channel.isWritable, Self.isEligible(head),
-               answer(head.uri, acceptsEncoding: head.headers.contains(name: "accept-encoding"), context: context) {
+            if withRouter == 0, context.channel.isWritable,
+               answerFeed(head, context: context)
+                || (Self.isEligible(head) && answer(head.uri, acceptsEncoding: head.headers.contains(name: "accept-encoding"), context: context)) {
                 dropping = true
                 return
             }
@@ -200,6 +201,44 @@ final class FastLaneHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
+    /// Sends a feed's file as it is, `sendfile` doing the copying, for a GET or HEAD of a
+    /// `FeedTarget` whose file is written: a 200, a 206 or a 304, with the headers the router
+    /// would give. Cross-origin requests, `Connection` (the guard closes when asked), HTTP/1.0,
+    /// a feed still being written and the errors (412, 416) go to the router.
+    private func answerFeed(_ head: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
+        guard head.method == .GET || head.method == .HEAD, head.version == .http1_1,
+              !head.headers.contains(name: "connection"), !head.headers.contains(name: "origin"),
+              let target = FeedTarget(head.uri, lineups: serving.settings.lineups), let feed = serving.feeds.ready(target.key)
+        else { return false }
+        let started = ContinuousClock.now
+        let acceptsGzip = head.headers["accept-encoding"].contains(where: ContentCoding.acceptsGzip)
+        let (file, encoded) = target.form.file(of: feed, acceptsGzip: acceptsGzip)
+        let wall = Int(Date().timeIntervalSince1970)
+        let answer = FeedAnswer(file, head: head.method == .HEAD, encoded: encoded, negotiated: target.form == .plain, maxAge: APICaching.feed,
+                                now: wall) { name in
+            let values = head.headers[name]
+            return values.isEmpty ? nil : values.joined(separator: ", ")
+        }
+        guard [200, 206, 304].contains(answer.status) else { return false }
+        var region: (FileRegion, NIOFileHandle)?
+        if let range = answer.body {
+            // A file of the previous guide may be gone by now: the router then says why.
+            guard let handle = try? NIOFileHandle(_deprecatedPath: file.path) else { return false }
+            region = (FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound), handle)
+        }
+        var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
+        headers.add(name: "Date", value: HTTPDate.format(epochSeconds: wall))
+        headers.add(name: "Server", value: serverName)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: answer.status), headers: headers))),
+                      promise: nil)
+        if let (fileRegion, _) = region { context.write(wrapOutboundOut(.body(.fileRegion(fileRegion))), promise: nil) }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.whenComplete { _ in try? region?.1.close() }
+        serving.metrics.recorder(route: target.route, status: answer.status).record(ContinuousClock.now - started)
+        return true
+    }
+
     /// The head with `Date` (the wall clock, as Hummingbird writes it) and `Server` added,
     /// converted as `HTTP1ToHTTPServerCodec` converts the router's.
     private func response(_ head: FastAnswer.Head) -> HTTPResponseHead {
@@ -226,5 +265,20 @@ enum HTTPDate {
         let weekday = weekdays[((days % 7) + 7) % 7]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(two(c.day)) \(months[c.month - 1]) \(c.year) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) GMT"
+    }
+
+    /// Seconds since 1970 of an IMF-fixdate (what `format` writes, and what clients send back in
+    /// `If-Modified-Since`); nil for anything else, which the conditions then ignore (RFC 9110
+    /// §13.1.3 lets a server ignore a date it cannot read).
+    static func parse(_ text: String) -> Int? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
+              let day = Int(parts[1]), parts[1].count == 2, let month = months.firstIndex(of: String(parts[2])),
+              let year = Int(parts[3]), parts[3].count == 4 else { return nil }
+        let clock = parts[4].split(separator: ":")
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+              (1...CivilTime.days(inMonth: month + 1, year: year)).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return CivilTime.epochSeconds(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
     }
 }

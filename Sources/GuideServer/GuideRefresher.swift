@@ -42,7 +42,7 @@ struct GuideRefresher: Service {
                 return
             }
             let index = GuideIndex(outcome.snapshot, channelOrder: serving.settings.channelOrder)
-            serving.state.replace(with: index, at: serving.now)
+            serving.serve(index, origin: .refresh)
             serving.metrics.recordRefresh(.success(outcome))
             serving.metrics.recordGuide(index)
             FreedMemory.release()

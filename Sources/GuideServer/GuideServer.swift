@@ -54,6 +54,11 @@ package struct GuideServer: Sendable {
             logger: logger
         )
         app.logger.logLevel = logger.logLevel
+        serving.feeds.serve(serving.state.index)
+        defer {
+            // A folder of the run's own goes with it; a configured one keeps the files for the next start.
+            if source.feedDirectory == nil { try? FileManager.default.removeItem(at: serving.feeds.directory) }
+        }
         try await app.runService(gracefulShutdownSignals: gracefulShutdownSignals)
     }
 
@@ -74,6 +79,7 @@ package struct GuideServer: Sendable {
         addOperationsRoutes(to: table, serving)
         addAPIRoutes(to: table, serving)
         addCalendarRoutes(to: table, serving)
+        addFeedRoutes(to: table, serving)
         addRecommendationRoutes(to: table, serving)
         addPlaylistRoutes(to: table, serving)
         addWebRoutes(to: table, serving)
@@ -89,14 +95,35 @@ struct ServingContext: Sendable {
     let source: GuideSource
     let logger: Logger
     let catchupTables = CatchupTables()
+    let feeds: FeedFiles
+
+    init(state: GuideState, metrics: ServerMetrics, settings: ServerSettings, source: GuideSource, logger: Logger) {
+        self.state = state
+        self.metrics = metrics
+        self.settings = settings
+        self.source = source
+        self.logger = logger
+        let directory = source.feedDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("tvguide-feeds-\(UUID().uuidString)", isDirectory: true)
+        feeds = FeedFiles(directory: directory, lineups: settings.lineups, write: source.writeXMLTV)
+    }
+
+    /// Serves `index` from now on: every route's answers and the feeds' files follow it.
+    func serve(_ index: GuideIndex, origin: GuideState.Swap) {
+        switch origin {
+        case .refresh: state.replace(with: index, at: now)
+        case .store: state.follow(index, at: now)
+        }
+        feeds.serve(index)
+    }
 
     var now: Date { source.clock() }
 
     /// Answers from the rendered-response cache; `key` must hold everything the body depends
     /// on besides the guide (path, query, and the time when the body shows it).
-    func cached(_ request: Request, key: String, pinned: Bool = false, render: (GuideIndex) throws -> RenderedResponse) throws -> Response {
+    func cached(_ request: Request, key: String, render: (GuideIndex) throws -> RenderedResponse) throws -> Response {
         let second = Int(now.timeIntervalSince1970.rounded(.down))
-        let (rendered, version, asked) = try state.versionedResponse(for: key, pinned: pinned, render: render)
+        let (rendered, version, asked) = try state.versionedResponse(for: key, render: render)
         // A body whose key is the path and query, with or without the second, is the same for
         // every request to that target during this second: the fast lane may reuse it. Only
         // once asked again: a query asked once (a client making up query strings) would fill

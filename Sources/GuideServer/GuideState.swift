@@ -46,10 +46,6 @@ final class GuideState: Sendable {
         var index: GuideIndex
         var health: Health
         var responses = BoundedCache<RenderedResponse>()
-        /// Whole-guide documents (the XMLTV export): kept for the guide version whatever else
-        /// the cache holds, so a flood of made-up queries cannot make the server render them
-        /// again and again.
-        var pinned: [String: RenderedResponse] = [:]
         /// By request target (`/now?tz=Europe/Madrid`): what `FastLaneHandler` may answer with.
         var fastAnswers = BoundedCache<FastAnswer>()
 
@@ -63,7 +59,6 @@ final class GuideState: Sendable {
 
         mutating func forgetResponses() {
             responses = BoundedCache()
-            pinned = [:]
             fastAnswers = BoundedCache()
         }
     }
@@ -76,6 +71,12 @@ final class GuideState: Sendable {
     static let responseCacheBytes = 64 << 20
 
     private let current: NIOLockedValueBox<Current>
+
+    /// Where a guide swapped in comes from: this server's refresh, or another replica's commit.
+    enum Swap {
+        case refresh
+        case store
+    }
 
     init(index: GuideIndex, origin: String, loadedAt: Date?, store: StoreHealth? = nil) {
         current = NIOLockedValueBox(Current(index: index, health: Health(loadedAt: loadedAt, origin: origin, store: store)))
@@ -128,28 +129,22 @@ final class GuideState: Sendable {
 
     /// The response rendered for `key` on this guide version, or a new one from `render`. Two
     /// requests racing for the same key may both render; the bodies are identical.
-    /// - Parameter pinned: a whole-guide document under a key of the server's own, kept until the
-    ///   guide changes rather than in the bounded cache.
-    func response(for key: String, pinned: Bool = false, render: (GuideIndex) throws -> RenderedResponse) rethrows -> RenderedResponse {
-        try versionedResponse(for: key, pinned: pinned, render: render).response
+    func response(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows -> RenderedResponse {
+        try versionedResponse(for: key, render: render).response
     }
 
     /// `response(for:render:)`, the version of the guide it was rendered from, and whether it
     /// came from the cache (asked before) rather than rendered now.
-    func versionedResponse(for key: String, pinned: Bool = false, render: (GuideIndex) throws -> RenderedResponse) rethrows
+    func versionedResponse(for key: String, render: (GuideIndex) throws -> RenderedResponse) rethrows
         -> (response: RenderedResponse, version: String, cached: Bool) {
         // Only the index's version is copied out on a hit: copying the whole index would retain
         // and release its every array and dictionary on each request.
-        let (version, cached) = current.withLockedValue { ($0.index.version, pinned ? $0.pinned[key] : $0.responses[key]) }
+        let (version, cached) = current.withLockedValue { ($0.index.version, $0.responses[key]) }
         if let cached { return (cached, version, true) }
         let index = self.index
         let rendered = try render(index)
         current.withLockedValue {
             guard $0.index.version == index.version else { return }
-            guard !pinned else {
-                $0.pinned[key] = rendered
-                return
-            }
             $0.responses.insert(rendered, for: key, bytes: rendered.body.readableBytes)
         }
         return (rendered, index.version, false)

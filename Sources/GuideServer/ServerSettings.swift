@@ -44,9 +44,13 @@ package struct GuideSource: Sendable {
     /// refresh. Its answer is nil when the build was left to another replica, whose guide
     /// arrives through `shared`.
     package var refresh: (@Sendable () async throws -> RefreshOutcome?)?
-    /// The guide as an XMLTV document.
-    package var xmltv: @Sendable (Snapshot) throws -> Data
-    /// Gzip-compresses bytes (`/xmltv.xml.gz`).
+    /// Writes the guide's XMLTV document (of the channels given; all when nil) to a file, and
+    /// its gzip to another: the feeds `/xmltv.xml` and `/xmltv.xml.gz` are sent from them.
+    package var writeXMLTV: XMLTVFileWriter
+    /// Where those files go (beside the snapshots, or in the cache folder); nil makes a
+    /// temporary folder for the run.
+    package var feedDirectory: URL?
+    /// Gzip-compresses bytes (rendered bodies sent to clients that accept it).
     package var gzip: @Sendable (Data) throws -> Data
     /// The wall clock; tests and screenshots fix it.
     package var clock: @Sendable () -> Date
@@ -57,14 +61,18 @@ package struct GuideSource: Sendable {
     package var shared: (any SharedSnapshotStorage)?
 
     package init(refresh: (@Sendable () async throws -> RefreshOutcome?)?,
-                xmltv: @escaping @Sendable (Snapshot) throws -> Data, gzip: @escaping @Sendable (Data) throws -> Data,
+                writeXMLTV: @escaping XMLTVFileWriter, gzip: @escaping @Sendable (Data) throws -> Data,
                 clock: @escaping @Sendable () -> Date = { Date() }) {
         self.refresh = refresh
-        self.xmltv = xmltv
+        self.writeXMLTV = writeXMLTV
         self.gzip = gzip
         self.clock = clock
     }
 }
+
+/// Writes `snapshot`'s XMLTV document, keeping the channels given (all when nil), to the file
+/// `plain` and its gzip to `compressed`.
+package typealias XMLTVFileWriter = @Sendable (_ snapshot: Snapshot, _ keeping: Set<String>?, _ plain: URL, _ compressed: URL) throws -> Void
 
 /// The playlist `/playlist.m3u` gives back: the last one read well, and why the latest read
 /// failed, if it did.

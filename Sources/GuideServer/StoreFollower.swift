@@ -26,7 +26,7 @@ struct StoreFollower: Service {
             serving.metrics.recordStore(live: false, reconnected: false)
         case .committed(let snapshot):
             let index = GuideIndex(snapshot, channelOrder: serving.settings.channelOrder)
-            serving.state.follow(index, at: serving.now)
+            serving.serve(index, origin: .store)
             serving.metrics.recordGuide(index)
             serving.metrics.recordFollowedSnapshot()
             FreedMemory.release()

@@ -26,10 +26,15 @@ package enum ServeSetup {
         } : nil
         var source = GuideSource(
             refresh: rebuild,
-            xmltv: { snapshot in try XMLTVWriter.write(channels: snapshot.channels, programmes: snapshot.programmes) },
+            writeXMLTV: { snapshot, keeping, plain, compressed in
+                try XMLTVFeedFiles.write(channels: snapshot.channels, programmes: snapshot.programmes, keeping: keeping, plain: plain, compressed: compressed)
+            },
             gzip: { data in try Gzip.compress(data) },
             clock: clock)
         source.shared = store as? any SharedSnapshotStorage
+        // Beside the snapshots they are made from; a replica sharing PostgreSQL keeps them in its cache.
+        source.feedDirectory = (store as? SnapshotStore)?.directory.appendingPathComponent("feeds", isDirectory: true)
+            ?? configuration.cache.directory.appendingPathComponent("feeds", isDirectory: true)
         if let playlist = PlaylistSource(configuration: configuration, caches: CacheStorages(beside: store, settings: configuration.cache)) {
             let keeper = PlaylistKeeper(source: playlist)
             source.playlist = { await keeper.current() }

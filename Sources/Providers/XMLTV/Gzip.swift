@@ -90,3 +90,58 @@ package enum Gzip {
         return Data(output[0..<Int(stream.total_out)])
     }
 }
+
+/// A gzip member made a piece at a time: what `Gzip.compress` makes of the whole, for bytes that
+/// arrive in pieces and go out to a file without ever being held together.
+package final class GzipStream {
+    private var stream = z_stream()
+    private var output = [UInt8](repeating: 0, count: 1 << 16)
+    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    private var ended = false
+
+    /// - Parameter sink: gets the compressed bytes, 64 KiB at most at a time.
+    package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        self.sink = sink
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ProviderError.malformed("gzip: cannot start zlib")
+        }
+    }
+
+    deinit {
+        deflateEnd(&stream)
+    }
+
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.bindMemory(to: Bytef.self).baseAddress, !bytes.isEmpty else { return }
+        stream.next_in = UnsafeMutablePointer(mutating: base)
+        stream.avail_in = uInt(bytes.count)
+        try deflateAll(Z_NO_FLUSH)
+    }
+
+    /// Writes the end of the member (the last block and the trailer).
+    package func finish() throws {
+        guard !ended else { return }
+        ended = true
+        stream.next_in = nil
+        stream.avail_in = 0
+        try deflateAll(Z_FINISH)
+    }
+
+    private func deflateAll(_ flush: Int32) throws {
+        while true {
+            let (status, produced) = output.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
+                stream.next_out = buffer.baseAddress
+                stream.avail_out = uInt(buffer.count)
+                let status = deflate(&stream, flush)
+                return (status, buffer.count - Int(stream.avail_out))
+            }
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw ProviderError.malformed("gzip: compression failed (\(status))")
+            }
+            if produced > 0 { try output.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0[0..<produced])) } }
+            // More to come while zlib filled the whole buffer; done once it left room.
+            if flush == Z_FINISH ? status == Z_STREAM_END : (stream.avail_in == 0 && produced < output.count) { return }
+        }
+    }
+}

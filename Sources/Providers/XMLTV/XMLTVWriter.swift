@@ -12,6 +12,24 @@ package enum XMLTVWriter {
                              info: XMLTVInfo = XMLTVInfo(generatorInfoName: "tvguide"), everyChannel: Bool = false) throws -> Data {
         _ = LibXML2.initialised
         let out = try TextWriter()
+        write(channels: channels, programmes: programmes, keeping: nil, info: info, everyChannel: everyChannel, to: out)
+        return try out.finish()
+    }
+
+    /// The same document handed to `sink` a few kilobytes at a time as it is written, never held
+    /// whole: a guide's feed is hundreds of megabytes. Only the channels `keeping` holds, when
+    /// given (a line-up's); the programmes are read where they are, not copied.
+    package static func write(channels: [Channel], programmes: [Programme], keeping: Set<String>?,
+                             info: XMLTVInfo = XMLTVInfo(generatorInfoName: "tvguide"),
+                             to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        _ = LibXML2.initialised
+        let out = try TextWriter(sink: sink)
+        write(channels: channels, programmes: programmes, keeping: keeping, info: info, everyChannel: false, to: out)
+        try out.finishStream()
+    }
+
+    private static func write(channels: [Channel], programmes: [Programme], keeping: Set<String>?, info: XMLTVInfo, everyChannel: Bool,
+                              to out: TextWriter) {
         out.startDocument()
         out.start("tv")
         out.attribute("date", info.date)
@@ -20,19 +38,30 @@ package enum XMLTVWriter {
         out.attribute("source-data-url", info.sourceDataURL)
         out.attribute("generator-info-name", info.generatorInfoName)
         out.attribute("generator-info-url", info.generatorInfoURL)
-        let titled = programmes.filter { carriesTitle($0.title) }
+        // Positions, not copies: a copy of a guide's programmes is hundreds of megabytes.
+        var order = programmes.indices.filter { index in
+            carriesTitle(programmes[index].title) && keeping.map { $0.contains(programmes[index].channel) } ?? true
+        }
+        let precedes = { (a: Int, b: Int) in (programmes[a].channel, programmes[a].start) < (programmes[b].channel, programmes[b].start) }
+        // A guide is in this order already; sorting is for programmes given in another.
+        if zip(order, order.dropFirst()).contains(where: { precedes($1, $0) }) {
+            order.sort(by: precedes)
+        }
         // tv_validate_file refuses a channel without programmes ("No programme entries found").
-        let served = Set(titled.map(\.channel))
+        var served = Set<String>()
+        var lastChannel: String?
+        for index in order where programmes[index].channel != lastChannel {
+            lastChannel = programmes[index].channel
+            served.insert(programmes[index].channel)
+        }
         for channel in channels.sorted(by: { $0.id < $1.id }) where everyChannel || served.contains(channel.id) {
             write(channel, to: out)
         }
-        let sorted = titled.sorted { ($0.channel, $0.start) < ($1.channel, $1.start) }
         var kinds = XMLTVKinds.Memo()
-        for programme in sorted {
-            write(programme, to: out, kinds: &kinds)
+        for index in order {
+            write(programmes[index], to: out, kinds: &kinds)
         }
         out.end()
-        return try out.finish()
     }
 
     /// What `write` leaves out or cannot make valid for `tv_validate_file`, in words for a report;
@@ -328,9 +357,21 @@ private extension Credit.Role {
 
 /// A thin wrapper over libxml2's xmlTextWriter writing to memory, indented by two spaces.
 private final class TextWriter {
-    private let buffer: xmlBufferPtr
+    /// Where the document goes: libxml2's memory buffer, or `sink` through an output buffer.
+    private let buffer: xmlBufferPtr?
+    private let sink: Sink?
     private let writer: xmlTextWriterPtr
     private var failed = false
+
+    /// `write`'s destination and the first error it threw, which libxml2 only sees as a -1.
+    final class Sink {
+        let write: (UnsafeRawBufferPointer) throws -> Void
+        var error: (any Error)?
+
+        init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+            self.write = write
+        }
+    }
 
     init() throws {
         guard let buffer = xmlBufferCreate() else { throw ProviderError.malformed("XMLTV export: out of memory") }
@@ -339,14 +380,45 @@ private final class TextWriter {
             throw ProviderError.malformed("XMLTV export: out of memory")
         }
         self.buffer = buffer
+        self.sink = nil
         self.writer = writer
+        configure()
+    }
+
+    init(sink write: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        let sink = Sink(write)
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        // The writer owns the output buffer and closes it when freed; `sink` outlives both.
+        guard let output = xmlOutputBufferCreateIO({ context, bytes, count in
+            guard let context, let bytes else { return -1 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            guard sink.error == nil else { return -1 }
+            do {
+                try sink.write(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
+                return count
+            } catch {
+                sink.error = error
+                return -1
+            }
+        }, nil, context, nil) else { throw ProviderError.malformed("XMLTV export: out of memory") }
+        guard let writer = xmlNewTextWriter(output) else {
+            xmlOutputBufferClose(output)
+            throw ProviderError.malformed("XMLTV export: out of memory")
+        }
+        self.buffer = nil
+        self.sink = sink
+        self.writer = writer
+        configure()
+    }
+
+    private func configure() {
         xmlTextWriterSetIndent(writer, 1)
         check(xmlTextWriterSetIndentString(writer, "  "))
     }
 
     deinit {
         xmlFreeTextWriter(writer)
-        xmlBufferFree(buffer)
+        if let buffer { xmlBufferFree(buffer) }
     }
 
     func startDocument() {
@@ -395,10 +467,18 @@ private final class TextWriter {
     func finish() throws -> Data {
         check(xmlTextWriterEndDocument(writer))
         check(xmlTextWriterFlush(writer))
-        guard !failed, let content = xmlBufferContent(buffer) else {
+        guard !failed, let buffer, let content = xmlBufferContent(buffer) else {
             throw ProviderError.malformed("XMLTV export: libxml2's writer failed")
         }
         return Data(bytes: content, count: Int(xmlBufferLength(buffer)))
+    }
+
+    /// Ends the document and hands the last bytes to the sink; rethrows what the sink threw.
+    func finishStream() throws {
+        check(xmlTextWriterEndDocument(writer))
+        check(xmlTextWriterFlush(writer))
+        if let error = sink?.error { throw error }
+        guard !failed else { throw ProviderError.malformed("XMLTV export: libxml2's writer failed") }
     }
 
     private func check(_ result: Int32) {

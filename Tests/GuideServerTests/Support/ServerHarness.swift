@@ -26,7 +26,9 @@ enum ServerHarness {
                        playlist: (@Sendable () async -> ServedPlaylist)? = nil) -> GuideSource {
         var source = GuideSource(
             refresh: refresh,
-            xmltv: { try XMLTVWriter.write(channels: $0.channels, programmes: $0.programmes) },
+            writeXMLTV: { snapshot, keeping, plain, compressed in
+                try XMLTVFeedFiles.write(channels: snapshot.channels, programmes: snapshot.programmes, keeping: keeping, plain: plain, compressed: compressed)
+            },
             gzip: { try Gzip.compress($0) },
             clock: { now })
         source.playlist = playlist
@@ -38,13 +40,16 @@ enum ServerHarness {
         snapshot: Snapshot? = golden, now: Date = goldenNow, settings: ServerSettings = ServerSettings(port: 0),
         refresh: (@Sendable () async throws -> RefreshOutcome?)? = nil,
         playlist: (@Sendable () async -> ServedPlaylist)? = nil,
+        feedDirectory: URL? = nil,
         _ body: (ServerClient) async throws -> T
     ) async throws -> T {
         var settings = settings
         settings.port = 0
         var logger = Logger(label: "test.serve")
         logger.logLevel = .critical
-        let server = GuideServer(settings: settings, source: source(snapshot: snapshot, now: now, refresh: refresh, playlist: playlist), latest: snapshot, logger: logger)
+        var source = source(snapshot: snapshot, now: now, refresh: refresh, playlist: playlist)
+        source.feedDirectory = feedDirectory
+        let server = GuideServer(settings: settings, source: source, latest: snapshot, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
