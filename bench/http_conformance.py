@@ -81,6 +81,11 @@ def etag(port, path):
     return answers[0][2].get("etag", '"none"')
 
 
+def modified(port, path):
+    answers, _ = exchange(port, [f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()])
+    return answers[0][2].get("last-modified", "Thu, 01 Jan 1970 00:00:00 GMT")
+
+
 def main():
     ports = {"tvguide": int(sys.argv[1]), "nginx": int(sys.argv[2])}
     get = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -114,6 +119,16 @@ def main():
         ("a 9 kB target", [f"GET {long_target} HTTP/1.1\r\nHost: x\r\n\r\n"], []),
         ("101 header fields", [f"GET /health HTTP/1.1\r\nHost: x\r\n{many_fields}\r\n"], []),
         ("Content-Length: 2000000 on a GET", ["GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"], []),
+        ("a 65 kB request line", [f"GET /health?q={'a' * 66000} HTTP/1.1\r\nHost: x\r\n\r\n"], []),
+        ("Transfer-Encoding: gzip", ["GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"], []),
+        ("Range: bytes=0-99 (/xmltv.xml)", ["GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nRange: bytes=0-99\r\n\r\n"], ["Content-Range", "Content-Length"]),
+        ("Range: bytes=-100", ["GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nRange: bytes=-100\r\n\r\n"], ["Content-Range", "Content-Length"]),
+        ("Range past the end", ["GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nRange: bytes=999999999-\r\n\r\n"], ["Content-Range"]),
+        ('Range with If-Range: "other"', ['GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nRange: bytes=0-99\r\nIf-Range: "other"\r\n\r\n'],
+         ["Content-Range"]),
+        ("If-Modified-Since: its Last-Modified", lambda port: [f"GET /xmltv.xml HTTP/1.1\r\nHost: x\r\nIf-Modified-Since: {modified(port, '/xmltv.xml')}\r\n\r\n"],
+         []),
+        ("HEAD /xmltv.xml", ["HEAD /xmltv.xml HTTP/1.1\r\nHost: x\r\n\r\n"], ["Content-Length", "Accept-Ranges"]),
     ]
     rows = []
     for name, parts, show in cases:

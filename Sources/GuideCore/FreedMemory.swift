@@ -13,4 +13,15 @@ package enum FreedMemory {
         _ = malloc_trim(0)
         #endif
     }
+
+    /// Blocks of 256 KiB and more are mapped on their own and unmapped when freed, for the rest
+    /// of the process. By default glibc raises that threshold each time such a block is freed,
+    /// and from then on large blocks (a feed's render, a big answer) come from the heap, where
+    /// the pages they leave stay with the process: a long-running server's memory then grows
+    /// with what it once rendered. `bench/scale.sh` measures the difference.
+    package static func returnLargeBlocks() {
+        #if canImport(Glibc)
+        _ = mallopt(M_MMAP_THRESHOLD, 256 << 10)
+        #endif
+    }
 }

@@ -63,6 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         logging.bootstrap(defaultLevel: .info)
+        // A server lives for weeks: what it once rendered must not stay with it.
+        FreedMemory.returnLargeBlocks()
         let fixed = try now?.date ?? fixedNowFromEnvironment()
         let clock: @Sendable () -> Date
         if let fixed { clock = { fixed } } else { clock = { Date() } }
