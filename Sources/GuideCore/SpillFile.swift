@@ -35,7 +35,7 @@ package final class SpillFile: Sendable {
     }
 
     /// All of `bytes` at `offset`, or false.
-    func write(_ bytes: [UInt8], at offset: Int) -> Bool {
+    package func write(_ bytes: [UInt8], at offset: Int) -> Bool {
         bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
@@ -72,6 +72,15 @@ package final class SpillFile: Sendable {
         let from = range.lowerBound - window.start
         let count = max(0, min(range.count, window.count - from))
         return try body(UnsafeBufferPointer(start: window.buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, count: count))
+    }
+
+    /// The bytes of `range`, read straight from the file (no window): fewer when the file ends
+    /// sooner or cannot be read.
+    package func read(_ range: Range<Int>) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        let count = bytes.withUnsafeMutableBytes { read(into: $0, at: range.lowerBound) }
+        bytes.removeLast(range.count - count)
+        return bytes
     }
 
     /// Reads from `offset` until `buffer` is full or the file ends; how many bytes it read.

@@ -128,7 +128,7 @@ struct ServingContext: Sendable {
         // every request to that target during this second: the fast lane may reuse it. Only
         // once asked again: a query asked once (a client making up query strings) would fill
         // the fast lane's record with bodies nobody asks for.
-        if asked, let candidate = FastLaneCandidate.current, rendered.status == .ok {
+        if asked, let candidate = FastLaneCandidate.current, rendered.status == .ok, rendered.file == nil {
             let target = request.uri.path + "?" + (request.uri.query ?? "")
             if key == target || (key.hasPrefix(target) && key.dropFirst(target.count) == "@\(second)") {
                 candidate.body = rendered.body

@@ -142,10 +142,11 @@ final class GuideState: Sendable {
         let (version, cached) = current.withLockedValue { ($0.index.version, $0.responses[key]) }
         if let cached { return (cached, version, true) }
         let index = self.index
-        let rendered = try render(index)
+        let rendered = try render(index).movedToFile()
         current.withLockedValue {
             guard $0.index.version == index.version else { return }
-            $0.responses.insert(rendered, for: key, bytes: rendered.body.readableBytes)
+            // A body in a file counts too: the bound holds the temporary folder's share as well.
+            $0.responses.insert(rendered, for: key, bytes: rendered.length)
         }
         return (rendered, index.version, false)
     }

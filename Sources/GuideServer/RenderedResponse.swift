@@ -8,7 +8,10 @@ import NIOConcurrencyHelpers
 struct RenderedResponse: Sendable {
     var status: HTTPResponse.Status = .ok
     var contentType: String
-    let body: ByteBuffer
+    /// The bytes, when held in memory; empty once `file` holds them.
+    private(set) var body: ByteBuffer
+    /// A large body, moved out of memory (`movedToFile`).
+    private(set) var file: BodyFile?
     let etag: String
     /// Seconds for `Cache-Control: max-age`.
     var maxAge: Int
@@ -20,6 +23,7 @@ struct RenderedResponse: Sendable {
     init(contentType: String, body: ByteBuffer, maxAge: Int, extraHeaders: HTTPFields = HTTPFields()) {
         self.contentType = contentType
         self.body = body
+        self.file = nil
         var checksum = Checksum()
         checksum.add(body.readableBytesView)
         self.etag = "\"\(checksum.hex)\""
@@ -41,9 +45,29 @@ struct RenderedResponse: Sendable {
     /// framing and the second form kept in memory cost.
     static let compressionThreshold = 1_024
 
+    /// Bodies of this size and more are kept in a temporary file rather than in memory: a
+    /// feed of thousands of channels (a playlist, a calendar) is megabytes, asked again and again.
+    static let fileThreshold = 1 << 20
+
+    /// The body's length, wherever it is.
+    var length: Int { file?.count ?? body.readableBytes }
+
+    /// The same response with its body in a temporary file when it is `fileThreshold` bytes or
+    /// more and a file can be made; otherwise as it is.
+    func movedToFile() -> RenderedResponse {
+        guard file == nil, body.readableBytes >= Self.fileThreshold, let stored = BodyFile(body) else { return self }
+        var moved = self
+        moved.file = stored
+        moved.body = ByteBuffer()
+        return moved
+    }
+
+    /// The bytes, read back from the file when they are there.
+    var bytes: ByteBuffer { file.map { ByteBuffer(bytes: $0.read(0..<$0.count)) } ?? body }
+
     /// Whether clients may get the body gzip-compressed: text of some size, not already compressed.
     var isCompressible: Bool {
-        body.readableBytes >= Self.compressionThreshold
+        length >= Self.compressionThreshold
             && (contentType.hasPrefix("text/") || contentType.hasPrefix("application/json") || contentType.hasPrefix("application/xml")
                 || contentType.hasPrefix("application/yaml") || contentType.hasPrefix("audio/x-mpegurl"))
     }
@@ -57,7 +81,7 @@ struct RenderedResponse: Sendable {
         let negotiated = gzip != nil && isCompressible
         // A compression that fails (it does not, on bytes in memory) leaves the body as it is.
         let coded = negotiated && request.headers[.acceptEncoding].map(ContentCoding.acceptsGzip) == true
-            ? gzip.flatMap { gzip in try? compressed.get(orMake: { ByteBuffer(bytes: try gzip(Data(body.readableBytesView))) }) }
+            ? gzip.flatMap { gzip in try? compressed.get(orMake: { ByteBuffer(bytes: try gzip(Data(bytes.readableBytesView))) }) }
             : nil
         let tag = coded == nil ? etag : "W/" + etag
         var headers = HTTPFields()
@@ -76,12 +100,54 @@ struct RenderedResponse: Sendable {
                 return Response(status: .notModified, headers: headers)
             }
         }
-        let sent = coded ?? body
         if coded != nil { headers[.contentEncoding] = "gzip" }
         headers[.contentType] = contentType
+        if coded == nil, let file {
+            headers[.contentLength] = String(file.count)
+            return Response(status: status, headers: headers, body: file.responseBody())
+        }
+        let sent = coded ?? body
         headers[.contentLength] = String(sent.readableBytes)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: sent))
     }
+}
+
+/// A rendered body in an unlinked temporary file (`SpillFile`): on disk, or in the page cache,
+/// which the kernel may reclaim, rather than in the server's memory. It goes with the last
+/// response holding it.
+final class BodyFile: Sendable {
+    private let file: SpillFile
+    let count: Int
+
+    /// Nil when no temporary file can be made or written (a full disk): the body stays in memory.
+    init?(_ body: ByteBuffer) {
+        guard let file = SpillFile(), file.write(Array(body.readableBytesView), at: 0) else { return nil }
+        self.file = file
+        count = body.readableBytes
+    }
+
+    func read(_ range: Range<Int>) -> [UInt8] {
+        file.read(range)
+    }
+
+    /// The body read a chunk at a time as the client takes it.
+    func responseBody() -> ResponseBody {
+        ResponseBody(contentLength: count) { writer in
+            var offset = 0
+            while offset < self.count {
+                let chunk = self.read(offset..<min(self.count, offset + Self.chunk))
+                guard !chunk.isEmpty else { throw BodyFileError() }
+                try await writer.write(ByteBuffer(bytes: chunk))
+                offset += chunk.count
+            }
+            try await writer.finish(nil)
+        }
+    }
+
+    private static let chunk = 1 << 16
+
+    /// The file ended before its length: the response stops short and its connection closes.
+    struct BodyFileError: Error {}
 }
 
 /// The gzip form of one rendered body, made once, by the first request that wants it; requests

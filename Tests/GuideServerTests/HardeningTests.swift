@@ -305,6 +305,21 @@ import Testing
         #expect(renders == fits + 2)
     }
 
+    /// A body of a mebibyte or more goes to a temporary file as it enters the cache: not held in
+    /// memory, read back whole.
+    @Test func aLargeBodyIsKeptInAFileNotInMemory() throws {
+        let state = GuideState(index: GuideIndex(ServerHarness.golden), origin: "latest.json", loadedAt: nil)
+        let bytes = (0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        let large = state.response(for: "/large") { _ in RenderedResponse(contentType: "text/plain", bytes: bytes, maxAge: 1) }
+        #expect(large.file != nil)
+        #expect(large.body.readableBytes == 0)
+        #expect(large.length == bytes.count)
+        #expect(Array(large.bytes.readableBytesView) == bytes)
+        let small = state.response(for: "/small") { _ in RenderedResponse(contentType: "text/plain", bytes: bytes.prefix(1_000), maxAge: 1) }
+        #expect(small.file == nil)
+        #expect(small.body.readableBytes == 1_000)
+    }
+
     // MARK: Path traversal
 
     static let traversals = [

@@ -235,6 +235,28 @@ import XMLTV
         #expect(untrusted.2 == "\(untrusted.0)/programme/La1.es@20261021T190000Z")
     }
 
+    /// A playlist of thousands of channels is megabytes: held in a temporary file rather than in
+    /// memory, and sent whole, revalidated and compressed as any rendered body.
+    @Test func aLargePlaylistIsSentWholeFromItsFile() async throws {
+        let entries = (0..<12_000).map { "#EXTINF:-1 tvg-id=\"extra\($0).example\",Extra channel \($0)\nhttps://streams.example/extra/\($0).m3u8" }
+        let text = "#EXTM3U\n" + entries.joined(separator: "\n") + "\n"
+        let playlist = ServedPlaylist(playlist: try Playlist.parse(Data(text.utf8)), error: nil, revision: 1)
+        try await ServerHarness.run(playlist: { playlist }) { client in
+            let first = try await client.get("/playlist.m3u")
+            #expect(first.status == 200)
+            #expect(first.body.count >= RenderedResponse.fileThreshold)
+            #expect(first.headers["content-length"] == String(first.body.count))
+            let again = try await client.get("/playlist.m3u")
+            #expect(again.body == first.body)
+            let etag = try #require(again.headers["etag"])
+            #expect(etag == first.headers["etag"])
+            #expect(try await client.get("/playlist.m3u", headers: ["If-None-Match": etag]).status == 304)
+            let compressed = try await client.get("/playlist.m3u", headers: ["Accept-Encoding": "gzip"])
+            #expect(compressed.headers["content-encoding"] == "gzip")
+            #expect(try Gzip.decompress(compressed.body, name: "test") == first.body)
+        }
+    }
+
     @Test func playlistM3UPassesTheCatchupAttributesThroughUntouched() async throws {
         let playlist = try Self.served("playlist/catchup.m3u", revision: 1)
         try await ServerHarness.run(playlist: { playlist }) { client in

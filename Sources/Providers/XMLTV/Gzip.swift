@@ -16,7 +16,7 @@ package enum Gzip {
     static let ratioFloor = 64 * 1024
 
     /// Inflates every gzip member of `data` (concatenated members are one stream, as `gunzip` reads them).
-    static func decompress(_ data: Data, name: String) throws -> Data {
+    package static func decompress(_ data: Data, name: String) throws -> Data {
         guard data.count <= Int(uInt.max) else { throw ProviderError.malformed("\(name): gzip: larger than 4 GiB") }
         // libxml2 reads at most 2 GiB, so more than that is refused as it inflates, not after.
         let limit = min(max(data.count, ratioFloor) * maximumRatio, Int(Int32.max))
