@@ -68,31 +68,30 @@ enum CalendarQuery {
     static let maximumProgrammes = 100
     static let maximumTextLength = 200
 
-    /// `programme`: 1…100 ids, repeated or comma-separated; duplicates count once. None is
-    /// allowed when `required` is false (the titles of `series` say what to list).
+    /// `programme`: 1…100 ids, repeated or comma-separated, counted as sent; a repeated id gives
+    /// one event. None is allowed when `required` is false (the titles of `series` say what to list).
     static func programmeIDs(_ query: QueryReader, required: Bool = true) throws -> [String] {
         guard let ids = query.list("programme") else {
             if !required { return [] }
             throw APIError.badParameter("programme", "give at least one programme id (programme=La1.es@20261025T203000Z) or a title in 'series'")
         }
-        var seen = Set<String>()
-        let distinct = ids.filter { seen.insert($0).inserted }
-        guard distinct.count <= maximumProgrammes else {
-            throw APIError.badParameter("programme", "\(distinct.count) ids, at most \(maximumProgrammes) are allowed")
+        // Counted as sent, as openapi.yaml's maxItems counts.
+        guard ids.count <= maximumProgrammes else {
+            throw APIError.badParameter("programme", "\(ids.count) ids, at most \(maximumProgrammes) are allowed")
         }
-        return distinct
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// `series`: titles whose every airing the calendar lists, repeated (a title may hold commas).
     static func seriesTitles(_ query: QueryReader) throws -> [String] {
         var seen = Set<String>()
         let sent = query.all("series")
-        for title in sent { try QueryReader.checkLength(title, "series", atMost: maximumTextLength) }
-        let titles = sent.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
-        guard titles.count <= WebPreferences.maximumSeries else {
-            throw APIError.badParameter("series", "\(titles.count) titles, at most \(WebPreferences.maximumSeries) are allowed")
+        guard sent.count <= WebPreferences.maximumSeries else {
+            throw APIError.badParameter("series", "\(sent.count) titles, at most \(WebPreferences.maximumSeries) are allowed")
         }
-        return titles
+        for title in sent { try QueryReader.checkLength(title, "series", atMost: maximumTextLength) }
+        return sent.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// `alarm`: minutes before the start, 0…1440; the configured lead otherwise.

@@ -56,6 +56,8 @@ package struct ServerLimits: Sendable, Hashable {
 
     /// The parameters that may repeat: lists of ids, channels, titles, kinds and genres.
     static let listParameters: Set<Substring> = ["channel", "channels", "dislikes", "genres", "kinds", "likes", "programme", "saved", "series"]
+    /// Those of them whose values are also comma-separated (ids, kinds and genres; titles may hold commas).
+    static let commaSeparatedParameters: Set<Substring> = ["channel", "channels", "genres", "kinds", "programme"]
 
     /// The web guide's form fields whose empty value is a choice ("every genre", "all channels"),
     /// by path: the only parameters an empty value is allowed for (openapi.yaml says so of each).
@@ -85,7 +87,16 @@ struct QueryLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         if let (name, _) = parameters.first(where: { $0.value.isEmpty && Self.isRead($0.key) && !choices.contains($0.key) }) {
             throw APIError.badParameter(String(name), "empty; give a value or leave the parameter out")
         }
+        // A list's items are comma-separated: `channels=a,,b` holds an empty one, refused the same way.
+        if let (name, _) = parameters.first(where: { ServerLimits.commaSeparatedParameters.contains($0.key) && Self.hasEmptyItem($0.value) }) {
+            throw APIError.badParameter(String(name), "an empty item in the list; separate the values with single commas")
+        }
         return try await next(request, context)
+    }
+
+    /// Whether a comma-separated value has an item of nothing but white space.
+    private static func hasEmptyItem(_ value: Substring) -> Bool {
+        value.contains(",") && value.split(separator: ",", omittingEmptySubsequences: false).contains { $0.allSatisfy(\.isWhitespace) }
     }
 
     private static func isRead(_ name: Substring) -> Bool {

@@ -41,13 +41,15 @@ extension WebQuery {
     /// A moment asked in `name`: what the API reads (ISO 8601, a day), and also what a person
     /// types: `21:30` (on `date`, else today) and `2026-10-21T21:30`, without seconds.
     func moment(_ name: String, now: Date) throws -> Date? {
+        // Checked whenever given, as every parameter is, though only `HH:MM` reads it.
+        let date = try reader.day("date")
         guard let text = reader.string(name) else { return nil }
         let bytes = Array(text.utf8)
         let digit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         if bytes.count == 5, bytes[2] == UInt8(ascii: ":"), digit(bytes[0]), digit(bytes[1]), digit(bytes[3]), digit(bytes[4]) {
             let hour = Int(text.prefix(2))!, minute = Int(text.suffix(2))!
             guard hour < 24, minute < 60 else { throw APIError.badParameter(name, "\(Quoted(text)) is not a time of day (HH:MM)") }
-            let day = try reader.day("date") ?? Day(now, in: zone)
+            let day = date ?? Day(now, in: zone)
             return WebDays.moment(day, minutes: hour * 60 + minute, in: zone)
         }
         if bytes.count == 16, bytes[10] == UInt8(ascii: "T") {

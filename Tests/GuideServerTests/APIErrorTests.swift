@@ -64,7 +64,21 @@ import Testing
         ("tz", "/now?tz="), ("date", "/audiences?date="), ("at", "/grid?at="), ("from", "/upcoming?from="), ("offset", "/channels?offset="),
         ("limit", "/channels?limit="), ("lineup", "/xmltv.xml?lineup="), ("channels", "/now?channels="), ("programme", "/reminders.ics?programme="),
         ("date", "/channel/La1.es?date="), ("genre", "/calendar.ics?genre="),
-    ].map { name, path in (path, "parameter '\(name)': empty; give a value or leave the parameter out") }
+    ].map { name, path in (path, "parameter '\(name)': empty; give a value or leave the parameter out") } + listItems
+
+    static func repeated(_ item: String, _ count: Int, _ separator: String) -> String {
+        Array(repeating: item, count: count).joined(separator: separator)
+    }
+
+    /// A list with an empty item, or more items than allowed (counted as sent, repeats too, as
+    /// openapi.yaml's maxItems counts).
+    static let listItems: [(String, String)] = [
+        ("/grid?channels=,,,", "parameter 'channels': an empty item in the list; separate the values with single commas"),
+        ("/reminders.ics?programme=La1.es@20261021T190000Z,", "parameter 'programme': an empty item in the list; separate the values with single commas"),
+        ("/reminders.ics?" + repeated("series=Noticias", 21, "&"), "parameter 'series': 21 titles, at most 20 are allowed"),
+        ("/reminders.ics?programme=" + repeated("La1.es@20261021T190000Z", 101, ","), "parameter 'programme': 101 ids, at most 100 are allowed"),
+        ("/recommendations?" + repeated("likes=x", 101, "&"), "parameter 'likes': at most 100 items"),
+    ]
 
     @Test func badParametersAre400sNamingTheParameter() async throws {
         try await ServerHarness.run { client in
@@ -88,7 +102,7 @@ import Testing
     /// are the only empty values taken.
     @Test func webPagesReadTimesAndEmptyChoicesByTheSameRule() async throws {
         try await ServerHarness.run { client in
-            for path in ["/?at=2026-02-31T12:00", "/?at=2026-10-21T12:00:00%2B24:00", "/?at=", "/coming-up?kind="] {
+            for path in ["/?at=2026-02-31T12:00", "/?at=2026-10-21T12:00:00%2B24:00", "/?at=", "/coming-up?kind=", "/?date=1900-00-00"] {
                 #expect(try await client.get(path).status == 400, "\(path)")
             }
             for path in ["/coming-up?genre=", "/?at=2026-10-21T21:00", "/?at=2026-10-21T21:00:00%2B23:59"] {

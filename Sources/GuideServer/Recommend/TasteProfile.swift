@@ -24,9 +24,6 @@ struct TasteProfile: Sendable, Equatable {
         saved = try Self.items(query, "saved")
         likes = try Self.items(query, "likes")
         dislikes = try Self.items(query, "dislikes")
-        for (name, items) in [("saved", saved), ("likes", likes), ("dislikes", dislikes)] {
-            guard items.count <= Self.maximumItems else { throw APIError.badParameter(name, "at most \(Self.maximumItems) items") }
-        }
         kinds = Set(try Self.kinds(query.list("kinds") ?? []))
         genres = try Self.genreIDs(query.list("genres") ?? [])
     }
@@ -79,6 +76,8 @@ struct TasteProfile: Sendable, Equatable {
     private static func items(_ query: QueryReader, _ name: String) throws -> [String] {
         var seen = Set<String>()
         let sent = query.all(name)
+        // Counted as sent, as openapi.yaml's maxItems counts.
+        guard sent.count <= Self.maximumItems else { throw APIError.badParameter(name, "at most \(Self.maximumItems) items") }
         for item in sent { try QueryReader.checkLength(item, name, atMost: CalendarQuery.maximumTextLength) }
         return sent.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
