@@ -40,15 +40,20 @@ struct ConfigOption: ParsableArguments {
         ConfigurationSearch().locate(named: config)
     }
 
-    /// The configuration, read from the file `locate` gives; `announce` says on standard error
-    /// which file that is when it was not named. Exits with status 2, saying why, when there is
-    /// none or it is invalid.
-    func load(announce: Bool = true) throws -> GuideConfiguration {
+    /// The file to read; exits with status 2, naming the places searched, when there is none.
+    func located() throws -> ConfigurationLocation {
         guard let location = locate() else {
             printError("error: \(ConfigurationSearch().notFound)")
             throw Exit.invalid
         }
-        return try load(location, announce: announce)
+        return location
+    }
+
+    /// The configuration, read from the file `locate` gives; `announce` says on standard error
+    /// which file that is when it was not named. Exits with status 2, saying why, when there is
+    /// none or it is invalid.
+    func load(announce: Bool = true) throws -> GuideConfiguration {
+        try load(try located(), announce: announce)
     }
 
     func load(_ location: ConfigurationLocation, announce: Bool = true) throws -> GuideConfiguration {

@@ -19,10 +19,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @OptionGroup var config: ConfigOption
 
     func run() async throws {
-        guard let location = config.locate() else {
-            printError("error: \(ConfigurationSearch().notFound)")
-            throw Exit.invalid
-        }
+        let location = try config.located()
         do {
             let configuration = try GuideConfiguration.load(from: location.file)
             let setup = try ProviderSetup(configuration: configuration, now: Date())
