@@ -326,6 +326,8 @@ import Testing
         "%2e%2e%2f%2e%2e%2fPackage.swift", "%2e%2e/%2e%2e/Package.swift", "..%2f..%2fPackage.swift", "%252e%252e%252fPackage.swift",
         "..%252f..%252fPackage.swift", "%c0%ae%c0%ae%c0%afPackage.swift", "%e0%80%ae%e0%80%ae/Package.swift", "..%00/Package.swift",
         "%00", "..%5c..%5cPackage.swift", ".%2e/.%2e/etc/passwd", "%2e%2e%5c%2e%2e%5cetc%5cpasswd",
+        // Escapes that are not UTF-8, or not escapes: an id nothing has, like any other.
+        "%C3%28", "%ZZ", "%EF%BB%BFLa1.es",
     ]
 
     /// Sent byte for byte over one connection: a client library would normalise some of these.

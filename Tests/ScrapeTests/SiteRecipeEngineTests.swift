@@ -39,6 +39,29 @@ struct SiteRecipeEngineTests {
         }
     }
 
+    @Test("a compile error says nothing of a shell: a recipe's filter goes through none")
+    func noShellHint() {
+        #expect {
+            try JQFilter(".a | \"unclosed", variables: [])
+        } throws: { error in
+            guard case .syntax(let message) = error as? JQError else { return false }
+            return !message.contains("Unix shell") && message.contains("line 1 of the filter")
+        }
+    }
+
+    @Test("an answer that is not JSON is quoted by its first 200 bytes, with its length")
+    func notJSONIsQuotedShort() throws {
+        let page = "<!doctype html><html><body>" + String(repeating: "<p>not json</p>", count: 10_000) + "</body></html>"
+        let filter = try JQFilter(".", variables: [])
+        #expect {
+            try filter.run(.json(Data(page.utf8)))
+        } throws: { error in
+            let message = "\(error)"
+            return message.hasPrefix("the response is not JSON: ") && message.count < 500
+                && message.contains("(while parsing '<!doctype html>") && message.hasSuffix("…' (\(page.utf8.count) bytes))")
+        }
+    }
+
     @Test("a filter that never ends is stopped at its time limit, and the next run works")
     func timeLimit() throws {
         let filter = try JQFilter("def f: f; f", variables: [], limits: .init(time: .milliseconds(200)))
@@ -102,9 +125,25 @@ struct SiteRecipeEngineTests {
         #expect(try SiteTemplate("{channel}").render(values, escaping: true) == "1873%2Fprogramme%20ln24")
     }
 
+    @Test("`:raw` writes a part or a key as it is: a path, or a whole URL an item gives")
+    func rawPartsAndKeys() throws {
+        var values = SiteTemplate.Values(channel: "nl#a/b", channelParts: ["region": "nl", "path": "a/b"], day: Day(year: 2026, month: 10, day: 25),
+                                         zone: .gmt, key: "crid:~~2F~~2Fbds.tv~~2F1,2")
+        let template = try SiteTemplate("https://x.es/{channel.region}/{channel.path:raw}/{channel.path}/replay/{key:raw}?k={key}",
+                                        channelParts: ["region", "path"])
+        #expect(template.render(values, escaping: true)
+                == "https://x.es/nl/a/b/a%2Fb/replay/crid:~~2F~~2Fbds.tv~~2F1,2?k=crid%3A~~2F~~2Fbds.tv~~2F1%2C2")
+        values.key = "https://cdn.example/programme/42?lang=en"
+        #expect(try SiteTemplate("{key:raw}").render(values, escaping: true) == "https://cdn.example/programme/42?lang=en")
+        #expect(try SiteTemplate("{key:raw}").usesKey)
+    }
+
     @Test("template errors name the placeholder and its position", arguments: [
         ("https://x/{chanel}", "unknown placeholder {chanel} at position 11"),
         ("https://x/{channel.region}", "{channel.region} at position 11 names no part"),
+        // `:raw` on a part is supported; on a part that does not exist the message says which.
+        ("https://x/{channel.region:raw}", "{channel.region} at position 11 names no part of channel_parts (none are declared)"),
+        ("https://x/{key:rav}", "unknown placeholder {key:rav} at position 11"),
         ("https://x/{date:yyyy-MMM}", "unknown date pattern 'MMM' at position 22"),
         ("https://x/{date}", "needs a format"),
         ("https://x/{channel", "not closed"),

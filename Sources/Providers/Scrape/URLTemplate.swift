@@ -57,7 +57,7 @@ package struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
         let placeholders = template.parts.filter { if case .literal = $0 { false } else { true } }
         for (part, brace) in zip(placeholders, template.placeholders) {
             switch part {
-            case .channel(part: nil):
+            case .channel(part: nil, raw: false):
                 continue
             case .date(offset: 0, format: .pattern(let pieces)):
                 let formatStart = brace.position + 6

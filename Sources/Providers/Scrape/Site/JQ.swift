@@ -190,6 +190,8 @@ package final class JQFilter: @unchecked Sendable {
 
     /// jq counts lines from the wrapper, whose first line is the prelude.
     private static func relocated(_ message: String) -> String {
+        // jq's command-line hint, which misleads in a YAML file: there is no shell in between.
+        let message = message.replacingOccurrences(of: " (Unix shell quoting issues?)", with: "")
         guard let range = message.range(of: #"at <top-level>, line (\d+):"#, options: .regularExpression) else { return message }
         let digits = message[range].filter(\.isNumber)
         guard let line = Int(digits) else { return message }
@@ -336,10 +338,22 @@ package final class JQFilter: @unchecked Sendable {
         let message = jv_invalid_get_msg(value)
         defer { jv_free(message) }
         if jv_get_kind(message) == JV_KIND_STRING {
-            return String(cString: jv_string_value(message))
+            return shortened(String(cString: jv_string_value(message)))
         }
         return "invalid value"
     }
+
+    /// libjq's parse error quotes the whole text it could not read (`… (while parsing '…')`): an
+    /// HTML page of 150 kB in one message. Its first 200 bytes say what the answer is.
+    static func shortened(_ message: String) -> String {
+        guard let quoted = message.range(of: " (while parsing '") else { return message }
+        let text = message[quoted.upperBound...].dropLast(message.hasSuffix("')") ? 2 : 0)
+        guard text.utf8.count > quotedBytes else { return message }
+        let head = String(decoding: text.utf8.prefix(quotedBytes), as: UTF8.self)
+        return message[..<quoted.upperBound] + head + "…' (\(text.utf8.count) bytes))"
+    }
+
+    static let quotedBytes = 200
 
     /// A message jq hands to the error callback (consumed): a string, or an invalid value.
     static func text(of message: jv) -> String {

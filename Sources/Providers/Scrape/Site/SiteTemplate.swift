@@ -2,8 +2,7 @@ import Foundation
 import GuideCore
 
 /// A URL, header or body of a site recipe with placeholders:
-/// - `{channel}`: the channel's site id; `{channel:raw}`: the same never percent-encoded (an id
-///   that is a path, `1873/programme-ln24`); `{channel.NAME}`: one part of a composite id, named
+/// - `{channel}`: the channel's site id; `{channel.NAME}`: one part of a composite id, named
 ///   by the recipe's `channel_parts` (`Sydney#ABC1` with `[region, id]`: `{channel.region}`);
 /// - `{date:FORMAT}`, `{date+N:FORMAT}`, `{date-N:FORMAT}`: the day asked (N days later or
 ///   earlier) in the recipe's time zone, written with `yyyy`, `yy`, `MM`, `M`, `dd`, `d`, `EEE`
@@ -15,17 +14,19 @@ import GuideCore
 ///   asked (0 today, 1 tomorrow), for sites that name days that way.
 ///
 /// `{{` and `}}` write a literal brace (a JSON body: `{{"channel": "{channel}"}}`). In a URL
-/// every value is percent-encoded as one path segment or query value; in a header or a body it
-/// is written as is. A template is checked when read, with the position of a fault.
+/// every value is percent-encoded as one path segment or query value, unless its placeholder
+/// ends in `:raw` (`{channel:raw}`, `{channel.NAME:raw}`, `{key:raw}`: a value that is already
+/// a path or a whole URL); in a header or a body it is written as is. A template is checked
+/// when read, with the position of a fault.
 package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case literal(String)
-        case channel(part: String?)
-        /// `{channel:raw}`: the site id written as it is, never percent-encoded.
-        case rawChannel
+        /// The site id, or one named part of it; `raw`: written as it is, never percent-encoded.
+        case channel(part: String?, raw: Bool)
         case date(offset: Int, format: DateFormat)
         case page
-        case key
+        /// The item's key (programme details); `raw`: a path or a whole URL, written as it is.
+        case key(raw: Bool)
         case session
         /// `{session.NAME}`: one field of the session's value.
         case sessionField(String)
@@ -98,7 +99,7 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     package var usesDate: Bool { parts.contains { if case .date = $0 { true } else { false } } }
     package var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
     package var usesPage: Bool { parts.contains(.page) }
-    package var usesKey: Bool { parts.contains(.key) }
+    package var usesKey: Bool { parts.contains { if case .key = $0 { true } else { false } } }
     package var usesSession: Bool { parts.contains { if case .session = $0 { true } else if case .sessionField = $0 { true } else { false } } }
 
     /// The text for `values`; `escaping` percent-encodes each value (URLs).
@@ -110,12 +111,13 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         for part in parts {
             switch part {
             case .literal(let text): out += text
-            case .channel(let name): value(name.map { values.channelParts[$0] ?? "" } ?? values.channel)
-            case .rawChannel: out += values.channel
+            case .channel(let name, let raw):
+                let text = name.map { values.channelParts[$0] ?? "" } ?? values.channel
+                if raw { out += text } else { value(text) }
             case .daysAhead: out += String(values.day.days(since: values.today ?? values.day))
             case .sessionField(let name): value(values.sessionFields[name] ?? "")
             case .page: value(values.page ?? "")
-            case .key: value(values.key ?? "")
+            case .key(let raw): if raw { out += values.key ?? "" } else { value(values.key ?? "") }
             case .session: value(values.session ?? "")
             case .date(let offset, let format):
                 let day = values.day.adding(days: offset)
@@ -196,11 +198,12 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
 
     private static func placeholder(_ name: String, position: Int, channelParts: [String]) throws(SiteTemplateError) -> Part {
         switch name {
-        case "channel": return .channel(part: nil)
+        case "channel": return .channel(part: nil, raw: false)
+        case "channel:raw": return .channel(part: nil, raw: true)
         case "page": return .page
-        case "key": return .key
+        case "key": return .key(raw: false)
+        case "key:raw": return .key(raw: true)
         case "session": return .session
-        case "channel:raw": return .rawChannel
         case "days_ahead": return .daysAhead
         default: break
         }
@@ -208,11 +211,13 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
             return .sessionField(String(name.dropFirst("session.".count)))
         }
         if name.hasPrefix("channel.") {
-            let part = String(name.dropFirst("channel.".count))
+            var part = String(name.dropFirst("channel.".count))
+            let raw = part.hasSuffix(":raw")
+            if raw { part.removeLast(":raw".count) }
             guard channelParts.contains(part) else {
                 throw .unknownChannelPart(part, position: position, known: channelParts)
             }
-            return .channel(part: part)
+            return .channel(part: part, raw: raw)
         }
         guard name.hasPrefix("date") else { throw .unknownPlaceholder(name: name, position: position) }
         var rest = Substring(name.dropFirst(4))
@@ -281,7 +286,7 @@ package enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertib
     package var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
-            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {session}, {session.NAME}, {days_ahead})"
+            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {channel.PART:raw}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {key:raw}, {session}, {session.NAME}, {days_ahead})"
         case .unknownChannelPart(let part, let position, let known):
             "{channel.\(part)} at position \(position) names no part of channel_parts (\(known.isEmpty ? "none are declared" : known.joined(separator: ", ")))"
         case .unknownDatePattern(let pattern, let position):
