@@ -20,13 +20,14 @@ package struct ConfigurationLocation: Sendable, Equatable {
 package struct ConfigurationSearch: Sendable {
     package var environment: [String: String]
     package var workingDirectory: URL
-    /// The running binary, whose `../share/tvguide/` holds the installed example.
+    /// The running binary, whose `../share/tvguide/` holds the installed example: the file
+    /// itself (`/proc/self/exe`), since a command found on `PATH` has no folder in its `argv[0]`.
     package var executable: URL
     package var systemDirectory = URL(fileURLWithPath: "/etc/tvguide", isDirectory: true)
 
     package init(environment: [String: String] = ProcessInfo.processInfo.environment,
                  workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true),
-                 executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])) {
+                 executable: URL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])) {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.executable = executable

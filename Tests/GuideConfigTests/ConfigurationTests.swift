@@ -30,6 +30,40 @@ import Testing
           formulatv:     { type: formulatv }
         """
 
+    /// Without `--config`: `$TVGUIDE_CONFIG`, else the first that exists of the working folder's,
+    /// the user's (`$XDG_CONFIG_HOME`, else `~/.config`), the system's and the installed example.
+    @Test func theConfigurationIsSearchedWhereUnixToolsLook() throws {
+        var search = ConfigurationSearch(environment: ["HOME": "/home/ana"], workingDirectory: URL(fileURLWithPath: "/srv/tv"),
+                                         executable: URL(fileURLWithPath: "/opt/tvguide/bin/tvguide"))
+        #expect(search.candidates.map(\.file.path) == ["/srv/tv/providers.yaml", "/home/ana/.config/tvguide/providers.yaml",
+                                                        "/etc/tvguide/providers.yaml", "/opt/tvguide/share/tvguide/providers.yaml"])
+        #expect(search.locate(named: nil) { _ in false } == nil)
+        #expect(search.locate(named: nil) { $0.path.hasPrefix("/etc/") || $0.path.hasPrefix("/opt/") }?.file.path == "/etc/tvguide/providers.yaml")
+        #expect(search.locate(named: nil) { $0.path.hasPrefix("/opt/") }?.origin == "the installed example")
+        search.environment["XDG_CONFIG_HOME"] = "/cfg"
+        #expect(search.locate(named: nil) { $0.path.hasPrefix("/cfg/") }?.origin == "$XDG_CONFIG_HOME/tvguide")
+        // A relative XDG_CONFIG_HOME is ignored, as the specification says.
+        search.environment["XDG_CONFIG_HOME"] = "cfg"
+        #expect(search.candidates[1].file.path == "/home/ana/.config/tvguide/providers.yaml")
+        search.environment["TVGUIDE_CONFIG"] = "mine.yaml"
+        #expect(search.locate(named: nil) { _ in false }?.file.path == "/srv/tv/mine.yaml")
+        #expect(search.locate(named: "/x/p.yaml")?.origin == "--config")
+        #expect(search.notFound.hasPrefix("no providers.yaml: give --config FILE, or put one in /srv/tv/providers.yaml (the working folder), "))
+    }
+
+    /// `server.public_url` keeps scheme, host and path prefix (no trailing slash);
+    /// `trust_forwarded` is off unless said; anything but an http(s) URL is refused where it stands.
+    @Test func publicURLAndTrustingAProxy() throws {
+        let configured = try parse(minimalYAML + "server: { public_url: \"https://example.org/tv/\", trust_forwarded: true }\n")
+        #expect(configured.server.publicURL == "https://example.org/tv")
+        #expect(configured.server.trustForwarded)
+        #expect(try parse(minimalYAML).server.trustForwarded == false)
+        for bad in ["tv.example.org", "ftp://tv.example.org", "https://tv.example.org/?x=1", "https://user@tv.example.org"] {
+            let error = parseError(minimalYAML + "server: { public_url: \"\(bad)\" }\n")
+            #expect(error.map { "\($0)".contains("'\(bad)' is not a URL like https://tv.example.org") } == true, "\(bad)")
+        }
+    }
+
     @Test func realisticConfiguration() throws {
         let config = try parse(Self.realistic, environment: ["TMDB_API_KEY": "k"])
         #expect(config.file == configFile)

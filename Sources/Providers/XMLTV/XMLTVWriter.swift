@@ -355,7 +355,8 @@ private extension Credit.Role {
     }
 }
 
-/// A thin wrapper over libxml2's xmlTextWriter writing to memory, indented by two spaces.
+/// A thin wrapper over libxml2's xmlTextWriter writing to memory or, a few kilobytes at a time, to a
+/// sink, indented by two spaces.
 private final class TextWriter {
     /// Where the document goes: libxml2's memory buffer, or `sink` through an output buffer.
     private let buffer: xmlBufferPtr?
