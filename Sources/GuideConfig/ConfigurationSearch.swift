@@ -51,12 +51,17 @@ package struct ConfigurationSearch: Sendable {
     /// exists; nil when there is none.
     package func locate(named: String?, exists: (URL) -> Bool = { FileManager.default.fileExists(atPath: $0.path) }) -> ConfigurationLocation? {
         if let named, !named.isEmpty {
-            return ConfigurationLocation(file: URL(fileURLWithPath: named, relativeTo: workingDirectory).standardizedFileURL, origin: "--config")
+            return ConfigurationLocation(file: resolved(named), origin: "--config")
         }
         if let named = environment["TVGUIDE_CONFIG"], !named.isEmpty {
-            return ConfigurationLocation(file: URL(fileURLWithPath: named, relativeTo: workingDirectory).standardizedFileURL, origin: "$TVGUIDE_CONFIG")
+            return ConfigurationLocation(file: resolved(named), origin: "$TVGUIDE_CONFIG")
         }
         return candidates.first { exists($0.file) }.map { ConfigurationLocation(file: $0.file.standardizedFileURL, origin: $0.origin) }
+    }
+
+    /// `path` as given, or in the working folder when relative.
+    private func resolved(_ path: String) -> URL {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : workingDirectory.appendingPathComponent(path)).standardizedFileURL
     }
 
     /// Why no configuration was found: the places looked at.
