@@ -279,4 +279,14 @@ struct SiteRecipeEngineTests {
         let monday = try SitePage.items(Data(html.utf8), format: .html, contentType: nil, encoding: nil, spec: spec, date: "2025-01-13", channel: "1")
         #expect(monday.first?["tags"] == .array([.string("A"), .string("B")]))
     }
+
+    @Test("an XPath that fails when evaluated says why in its message, not on stderr apart")
+    func xpathEvaluationErrorSaysWhy() {
+        let spec = SiteRecipe.PageItems(xpath: "//li[@data-day=$day]", fields: [("time", "string(b)")])
+        #expect {
+            try SitePage.items(Data("<ul><li>x</li></ul>".utf8), format: .html, contentType: nil, encoding: nil, spec: spec, date: "2025-01-14", channel: "1")
+        } throws: { error in
+            "\(error)".contains("XPath '//li[@data-day=$day]' could not be evaluated: undefined variable")
+        }
+    }
 }

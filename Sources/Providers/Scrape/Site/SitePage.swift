@@ -43,6 +43,9 @@ enum SitePage {
         xmlXPathRegisterVariable(context, "date", xmlXPathNewCString(date))
         xmlXPathRegisterVariable(context, "channel", xmlXPathNewCString(channel))
         context.pointee.opLimit = operationLimit
+        // An error hook of its own keeps libxml2 from printing its reason to stderr, apart from
+        // the message: the reason goes into the error, read back from `lastError`.
+        context.pointee.error = { _, _ in }
 
         let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
         if spec.isTable {
@@ -131,7 +134,7 @@ enum SitePage {
             if context.pointee.opCount >= operationLimit {
                 throw .malformed("XPath '\(expression)' took more than \(operationLimit) operations on one page and was stopped")
             }
-            throw .malformed("XPath '\(expression)' could not be evaluated")
+            throw .malformed("XPath '\(expression)' could not be evaluated: \(XPathErrorText.describe(context.pointee.lastError))")
         }
         return result
     }
