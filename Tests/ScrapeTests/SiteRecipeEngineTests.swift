@@ -210,8 +210,8 @@ struct SiteRecipeEngineTests {
         var (reader, times) = Self.reader()
         let object = JSONValue(json: Data("""
         {"start": "2026-10-25T21:30:00+01:00", "duration": "1h 30m", "title": " Cuéntame\\ncómo pasó ", "subtitle": "Ep. 4",
-         "description": "Una familia.", "categories": ["Serie", "Drama"], "images": ["/img/1.jpg", "//cdn.x.es/2.jpg"],
-         "credits": {"actor": [{"name": "Imanol Arias", "character": "Antonio"}, "Ana Duato"], "director": "Agustín Crespi"},
+         "description": "Una familia.", "categories": ["Serie", "Drama"], "keywords": ["familia", " años 60 "], "images": ["/img/1.jpg", "//cdn.x.es/2.jpg"],
+         "credits": {"actor": [{"name": "Imanol Arias", "character": "Antonio"}, "Ana Duato", {"name": "Pablo Rivero", "guest": true}], "director": "Agustín Crespi"},
          "season": "23", "episode": 4, "rating": {"system": "ES", "value": "12"}, "star_rating": "7.5/10", "url": "/p/1",
          "year": 2001, "countries": "ES", "language": "es", "new": true, "premiere": false, "kind": "series", "_id": 77}
         """.utf8))!
@@ -219,13 +219,18 @@ struct SiteRecipeEngineTests {
         #expect(programme.title == "Cuéntame cómo pasó")
         #expect(programme.stop == ISOTime.parse("2026-10-25T22:00:00Z"))
         #expect(programme.images?.map(\.url) == ["https://x.es/img/1.jpg", "https://cdn.x.es/2.jpg"])
-        #expect(programme.credits == [Credit(role: .director, name: "Agustín Crespi"), Credit(role: .actor, name: "Imanol Arias", character: "Antonio"), Credit(role: .actor, name: "Ana Duato")])
+        #expect(programme.credits == [Credit(role: .director, name: "Agustín Crespi"), Credit(role: .actor, name: "Imanol Arias", character: "Antonio"),
+                                      Credit(role: .actor, name: "Ana Duato"), Credit(role: .actor, name: "Pablo Rivero", guest: true)])
+        #expect(programme.keywords == [LocalizedText("familia"), LocalizedText("años 60")])
         #expect(programme.episode == Episode(season: 23, number: 4))
         #expect(programme.ratings == [Rating(system: "ES", value: "12")])
         #expect(programme.starRatings == [Rating(value: "7.5/10")])
         #expect(programme.urls == ["https://x.es/p/1"])
         #expect(programme.isNew == true && programme.premiere == nil && programme.kind == .series && programme.year == 2001)
         #expect(programme.recipeObject["categories"] == .array([.string("Serie"), .string("Drama")]))
+        #expect(programme.recipeObject["keywords"] == .array([.string("familia"), .string("años 60")]))
+        #expect(programme.recipeObject["credits"]?["actor"] == .array([.object(["name": .string("Imanol Arias"), "character": .string("Antonio")]),
+                                                                       .string("Ana Duato"), .object(["name": .string("Pablo Rivero"), "guest": .bool(true)])]))
     }
 
     @Test("an unknown key is an error with a did-you-mean; a key starting with _ is ignored")

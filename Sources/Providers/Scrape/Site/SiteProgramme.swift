@@ -4,14 +4,14 @@ import GuideCore
 /// A programme object, as a recipe's `programme` filter gives it, made into a `Programme`.
 ///
 /// Keys (docs/sources.md has the table): `start`, `title` (required); `stop`, `duration`;
-/// `subtitle`, `description`; `categories`; `images` (relative URLs resolved against the
-/// answer's); `credits` ({role: names}); `season`, `episode`; `rating`, `star_rating`; `url`,
+/// `subtitle`, `description`; `categories`, `keywords`; `images` (relative URLs resolved against
+/// the answer's); `credits` ({role: names}, an actor `{name, character, guest}`); `season`, `episode`; `rating`, `star_rating`; `url`,
 /// `year`, `date`, `countries`, `language`; `new`, `premiere`, `last_chance`; `kind`. A key
 /// starting with `_` is the recipe's own (a join key) and ignored; any other key is an error,
 /// so a typo never drops a field silently.
 struct SiteProgrammeReader {
     static let keys: [String] = [
-        "start", "stop", "duration", "title", "subtitle", "description", "categories", "images", "credits",
+        "start", "stop", "duration", "title", "subtitle", "description", "categories", "keywords", "images", "credits",
         "season", "episode", "rating", "star_rating", "url", "year", "date", "countries", "language",
         "new", "premiere", "last_chance", "kind",
     ]
@@ -57,6 +57,8 @@ struct SiteProgrammeReader {
         programme.synopsis = Self.text(fields["description"]).flatMap(Self.nonEmpty)
         let categories = Self.strings(fields["categories"]).map(Self.oneLine).filter { !$0.isEmpty }
         if !categories.isEmpty { programme.categories = categories.map { LocalizedText($0) } }
+        let keywords = Self.strings(fields["keywords"]).map(Self.oneLine).filter { !$0.isEmpty }
+        if !keywords.isEmpty { programme.keywords = keywords.map { LocalizedText($0) } }
         let images = Self.strings(fields["images"]).compactMap(resolve)
         if !images.isEmpty { programme.images = images.map { ImageRef(url: $0) } }
         let urls = Self.strings(fields["url"]).compactMap(resolve)
@@ -159,7 +161,9 @@ struct SiteProgrammeReader {
             for entry in entries {
                 if case .object(let person) = entry {
                     guard let name = text(person["name"]).flatMap(nonEmpty) else { continue }
-                    credits.append(Credit(role: role, name: oneLine(name), character: text(person["character"]).flatMap(nonEmpty)))
+                    // XMLTV's `guest="yes"`: an actor appearing as a guest.
+                    let guest = person["guest"] == .bool(true) ? true : nil
+                    credits.append(Credit(role: role, name: oneLine(name), character: text(person["character"]).flatMap(nonEmpty), guest: guest))
                 } else if let name = text(entry).flatMap(nonEmpty) {
                     credits.append(Credit(role: role, name: oneLine(name)))
                 }
@@ -271,12 +275,16 @@ extension Programme {
         if let subtitle { fields["subtitle"] = .string(subtitle) }
         if let synopsis { fields["description"] = .string(synopsis) }
         if let categories { fields["categories"] = .array(categories.map { .string($0.value) }) }
+        if let keywords { fields["keywords"] = .array(keywords.map { .string($0.value) }) }
         if let images { fields["images"] = .array(images.map { .string($0.url) }) }
         if let urls { fields["url"] = .array(urls.map { .string($0) }) }
         if let credits {
             var roles: [String: [JSONValue]] = [:]
             for credit in credits {
-                let entry: JSONValue = credit.character.map { .object(["name": .string(credit.name), "character": .string($0)]) } ?? .string(credit.name)
+                var person: [String: JSONValue] = ["name": .string(credit.name)]
+                if let character = credit.character { person["character"] = .string(character) }
+                if credit.guest == true { person["guest"] = .bool(true) }
+                let entry: JSONValue = person.count == 1 ? .string(credit.name) : .object(person)
                 roles[credit.role.rawValue, default: []].append(entry)
             }
             fields["credits"] = .object(roles.mapValues { .array($0) })
