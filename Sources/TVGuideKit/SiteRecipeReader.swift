@@ -40,7 +40,7 @@ struct SiteRecipeReader {
         }
         let formatText = try string("format") ?? "json"
         guard let format = SiteRecipe.Format(rawValue: formatText) else {
-            throw .invalidValue("format: expected one of json, html, xml, got '\(formatText)'", at("format"))
+            throw .invalidValue("format: expected one of json, html, xml, text, got '\(formatText)'", at("format"))
         }
         let channelParts = try list("channel_parts")
         // The request comes whole from the first layer that gives one: a provider's `url`
@@ -96,9 +96,9 @@ struct SiteRecipeReader {
         let items: SiteRecipe.Items
         guard let itemsTree = value("items") else { throw .missingKey(key: "items", section: "the site recipe \(site)", location) }
         switch format {
-        case .json:
+        case .json, .text:
             guard let source = itemsTree.scalar else {
-                throw .invalidValue("items: a JSON answer's items are a jq filter (such as '.data.programmes[]'), got \(itemsTree.shapeDescription)", itemsTree.location)
+                throw .invalidValue("items: a \(format == .text ? "text" : "JSON") answer's items are a jq filter (such as '.data.programmes[]'), got \(itemsTree.shapeDescription)", itemsTree.location)
             }
             items = .jq(try Self.filter(source, at: itemsTree, name: "items"))
         case .html, .xml:

@@ -226,6 +226,33 @@ struct SiteCatalogueTests {
         #expect(stderr.contains("did you mean 'description'"), "\(stderr)")
     }
 
+    @Test("format: text hands a JSONP answer to jq as one string, &amp; and all, to unwrap")
+    func textAnswersAreUnwrappedInJQ() async throws {
+        let scratch = try Scratch()
+        try scratch.write("jsonp.test/recordings/day.js", #"guide_cb({"items": [{"t": "2025-10-25T20:00:00Z", "n": "Tom &amp; Jerry"}]});"#)
+        try scratch.write("jsonp.test/jsonp.test.channels.xml", #"<channels><channel site="jsonp.test" site_id="1" xmltv_id="La1.es">La 1</channel></channels>"#)
+        try scratch.write("jsonp.test/site.yaml", #"""
+            site: jsonp.test
+            format: text
+            url: "https://jsonp.test/{channel}/{date:yyyy-MM-dd}.js"
+            items: 'capture("^[^(]*[(](?<json>.*)[)][^)]*$").json | fromjson | .items[]'
+            programme: '{start: .t, title: .n}'
+            """#)
+        try scratch.write("jsonp.test/tests.yaml", """
+            - channel: "1"
+              date: 2025-10-25
+              responses:
+                https://jsonp.test/1/2025-10-25.js: recordings/day.js
+              count: 1
+              programmes:
+                - start: 2025-10-25T20:00:00Z
+                  title: Tom &amp; Jerry
+            """)
+        let run = try await CLI.run(["sources", "test", "--catalogue", scratch.url.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("✓ title"), "\(run.stdout)")
+    }
+
     @Test("times decades from the page's day are an error that says why, never programmes silently dropped")
     func millisecondsReadAsSeconds() async throws {
         let scratch = try Scratch()

@@ -217,7 +217,9 @@ package struct SiteGuideProvider: GuideProvider {
         switch recipe.items {
         case .jq(let filter):
             do {
-                return try filter.run(.json(response.body), variables)
+                // A text answer is one string; bytes that are not UTF-8 become U+FFFD, as a browser shows them.
+                let input: JQInput = recipe.format == .text ? .value(.string(String(decoding: response.body, as: UTF8.self))) : .json(response.body)
+                return try filter.run(input, variables)
             } catch JQError.input(let message) {
                 throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: URLRedaction.redacted(response.url))
                     ?? ProviderError.malformed("\(recipe.site): \(URLRedaction.redacted(response.url)) is not JSON: \(message)")

@@ -32,8 +32,8 @@ enum SitePage {
             guard let document else { throw .malformed("libxml2 could not parse the answer as XML") }
             defer { xmlFreeDoc(document) }
             return try read(document, spec: spec, date: date, channel: channel)
-        case .json:
-            throw .malformed("a JSON answer has no XPath items")
+        case .json, .text:
+            throw .malformed("a JSON or text answer has no XPath items")
         }
     }
 

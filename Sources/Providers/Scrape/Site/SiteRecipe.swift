@@ -7,7 +7,9 @@ import GuideCore
 /// reference is docs/sources.md; every part is checked when the recipe is read.
 package struct SiteRecipe: Sendable {
     package enum Format: String, Sendable, CaseIterable {
-        case json, html, xml
+        /// `text`: the answer as one JSON string for the items filter, for answers jq must
+        /// unwrap first (JSONP `cb({…})`, JSON after a prefix): no HTML parser touches it.
+        case json, html, xml, text
     }
 
     /// Where a detail request's answer is used.
