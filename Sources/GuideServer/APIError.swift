@@ -35,6 +35,14 @@ struct APIError: Error, HTTPResponseError {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 
+    /// The 412 of an `If-Match` naming other bytes: an error like the others (`no-store`), with
+    /// the tag the client could ask for.
+    static func preconditionFailed(etag: String) -> Response {
+        var response = body(status: .preconditionFailed, message: "If-Match: the current ETag is \(etag)")
+        response.headers[.eTag] = etag
+        return response
+    }
+
     /// `{"error":{"message":…,"status":…}}`.
     static func json(status: Int, message: String) -> [UInt8] {
         Array((try? JSONRendering.encode(Body(error: .init(status: status, message: message)), timeZone: .gmt)) ?? Data())

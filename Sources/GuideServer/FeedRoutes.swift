@@ -37,10 +37,7 @@ extension GuideServer {
         }
         switch answer.status {
         case 412:
-            // An error like the others (`no-store`), with the tag the client could ask for.
-            var response = APIError.body(status: .preconditionFailed, message: "If-Match: the current ETag is \(file.etag)")
-            response.headers[.eTag] = file.etag
-            return response
+            return APIError.preconditionFailed(etag: file.etag)
         case 416:
             var response = APIError.body(status: .rangeNotSatisfiable, message: "Range: the feed is \(file.size) bytes")
             response.headers[.contentRange] = "bytes */\(file.size)"

@@ -91,10 +91,7 @@ struct RenderedResponse: Sendable {
         headers.append(contentsOf: extraHeaders)
         if status == .ok {
             if let condition = request.headers[.ifMatch], !EntityTag.list(condition, contains: tag, weakly: false) {
-                // An error like the others (`no-store`), with the tag the client could ask for.
-                var response = APIError.body(status: .preconditionFailed, message: "If-Match: the current ETag is \(tag)")
-                response.headers[.eTag] = tag
-                return response
+                return APIError.preconditionFailed(etag: tag)
             }
             if let condition = request.headers[.ifNoneMatch], EntityTag.list(condition, contains: tag, weakly: true) {
                 return Response(status: .notModified, headers: headers)

@@ -68,11 +68,7 @@ package enum Gzip {
     /// One gzip member holding `data`, at zlib's default level.
     package static func compress(_ data: Data) throws -> Data {
         var stream = z_stream()
-        // 15 + 16: write a gzip header and trailer, not a raw zlib stream.
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ProviderError.malformed("gzip: cannot start zlib")
-        }
+        try startDeflate(&stream)
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(data.count)))
         var output = [UInt8](repeating: 0, count: bound)
@@ -89,6 +85,15 @@ package enum Gzip {
         guard status == Z_STREAM_END else { throw ProviderError.malformed("gzip: compression failed (\(status))") }
         return Data(output[0..<Int(stream.total_out)])
     }
+
+    /// Starts `stream` as `compress` and `GzipStream` both make gzip: zlib's default level, and
+    /// 15 + 16 window bits for a gzip header and trailer rather than a raw zlib stream.
+    static func startDeflate(_ stream: inout z_stream) throws {
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ProviderError.malformed("gzip: cannot start zlib")
+        }
+    }
 }
 
 /// A gzip member made a piece at a time: what `Gzip.compress` makes of the whole, for bytes that
@@ -102,10 +107,7 @@ package final class GzipStream {
     /// - Parameter sink: gets the compressed bytes, 64 KiB at most at a time.
     package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         self.sink = sink
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ProviderError.malformed("gzip: cannot start zlib")
-        }
+        try Gzip.startDeflate(&stream)
     }
 
     deinit {
