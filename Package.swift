@@ -68,8 +68,9 @@ let package = Package(
                 path: "Sources/Providers/TMDB", swiftSettings: strictImports),
         .target(name: "TheTVDB", dependencies: ["GuideCore"],
                 path: "Sources/Providers/TheTVDB", swiftSettings: strictImports),
-        // Sources defined in providers.yaml: HTML pages scraped with XPath, JSON feeds with a field map.
-        .target(name: "Scrape", dependencies: ["GuideCore", "CLibXML2", "CLibJQ"],
+        // Sources described in YAML: site recipes (HTML/XML with XPath, JSON with jq), their catalogue
+        // in sources/ and its recorded tests; the older scrape and json-feed types.
+        .target(name: "Scrape", dependencies: ["GuideCore", "GuideConfig", "CLibXML2", "CLibJQ"],
                 path: "Sources/Providers/Scrape", swiftSettings: strictImports),
         // Snapshots in PostgreSQL for replicas: one transaction per build, NOTIFY when `latest` moves, the builder lock.
         .target(name: "GuideStorePostgres", dependencies: [

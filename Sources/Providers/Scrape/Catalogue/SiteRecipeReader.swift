@@ -1,14 +1,13 @@
 import Foundation
 import GuideConfig
 import GuideCore
-import Scrape
 
 /// A site recipe's YAML (a catalogue folder's `site.yaml`, with a provider's options laid over
 /// it, or a `type: site` provider's options alone) → a checked `SiteRecipe`. Every error names
 /// the file, line and column of the value at fault; jq and XPath are compiled here, so `tvguide
 /// validate` and `tvguide sources test` catch them before anything is fetched.
-struct SiteRecipeReader {
-    static let keys = [
+package struct SiteRecipeReader {
+    package static let keys = [
         "site", "description", "country", "timezone", "days", "format", "url", "request", "pages", "channel_parts",
         "session", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url", "day_names",
     ]
@@ -16,9 +15,14 @@ struct SiteRecipeReader {
     static let detailKeys = requestKeys + ["request", "scope", "key", "optional"]
 
     /// The recipe's keys, each from the provider's options when it has them, else from the file.
-    let layers: [YAMLTree]
+    package let layers: [YAMLTree]
     /// Where to point when a required key is missing.
-    let location: SourceLocation
+    package let location: SourceLocation
+
+    package init(layers: [YAMLTree], location: SourceLocation) {
+        self.layers = layers
+        self.location = location
+    }
 
     func value(_ key: String) -> YAMLTree? {
         for layer in layers {
@@ -27,7 +31,7 @@ struct SiteRecipeReader {
         return nil
     }
 
-    func read(ignoring ignored: [String] = []) throws(ConfigError) -> SiteRecipe {
+    package func read(ignoring ignored: [String] = []) throws(ConfigError) -> SiteRecipe {
         for layer in layers {
             for entry in layer.entries ?? [] where !Self.keys.contains(entry.key) && !ignored.contains(entry.key) {
                 throw .unknownKey(key: entry.key, section: "the site recipe", known: Self.keys, entry.keyLocation)

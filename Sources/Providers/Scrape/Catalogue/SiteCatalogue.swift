@@ -4,7 +4,6 @@ import FoundationXML
 #endif
 import GuideConfig
 import GuideCore
-import Scrape
 
 /// The catalogue of site recipes: `sources/<site>/`, one folder per site as iptv-org/epg keeps
 /// `sites/<site>/`:

@@ -1,7 +1,6 @@
 import Foundation
 import GuideConfig
 import GuideCore
-import Scrape
 
 /// `tvguide sources test`: each catalogue site's recipe run on its recordings, its programmes
 /// compared field by field with those `tests.yaml` expects.
