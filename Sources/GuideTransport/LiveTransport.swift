@@ -314,7 +314,9 @@ package final class LiveTransport: HTTPTransport {
         var fields: [String: String] = [:]
         for header in response.headers {
             let name = header.name.lowercased()
-            fields[name] = fields[name].map { "\($0), \(header.value)" } ?? header.value
+            // Set-Cookie values hold commas of their own (Expires dates): several are kept apart by newlines.
+            let separator = name == "set-cookie" ? "\n" : ", "
+            fields[name] = fields[name].map { "\($0)\(separator)\(header.value)" } ?? header.value
         }
         // Error bodies are not needed: dropping the body stream closes the connection.
         guard (200..<300).contains(status) else { return Fetched(status: status, headers: fields, body: Data()) }

@@ -117,7 +117,9 @@ package struct ProviderCatalogue: Sendable {
             let origin = try ScrapeSources.origin(of: resolved.recipe.request.url.description, settings)
             let transport = try context.transports.transport(for: settings.options, baseURL: origin, bodyLimit: .page)
             let (channels, channelMap) = SiteSources.channels(for: settings, in: context.configuration, site: resolved.channels)
-            let site = SiteGuideProvider(id: settings.id, recipe: resolved.recipe, channels: channels, transport: transport,
+            // Lists sharing a site id across languages: the first listed entry's attributes, unless `lang` chose a list.
+            let attributes = Dictionary(resolved.channels.map { ($0.siteID, $0.attributes) }, uniquingKeysWith: { first, _ in first })
+            let site = SiteGuideProvider(id: settings.id, recipe: resolved.recipe, channels: channels, channelAttributes: attributes, transport: transport,
                                          now: context.transports.clock.now)
             return ChannelMappedGuideProvider(inner: site, channelMap: channelMap)
         },

@@ -6,7 +6,8 @@ import Scrape
 /// `type: site` providers: a catalogue site by name (`site: programacion-tv.elpais.com`), any of
 /// whose recipe keys the provider may override, or a recipe written inline in providers.yaml.
 enum SiteSources {
-    static let options = ["catalogue"] + SiteRecipeReader.keys
+    /// `lang` picks one language's channel list when a site has several sharing site ids.
+    static let options = ["catalogue", "lang"] + SiteRecipeReader.keys
 
     struct Resolved {
         var recipe: SiteRecipe
@@ -33,13 +34,21 @@ enum SiteSources {
         if let name, let site = catalogue.site(name) {
             let tree = try site.tree()
             let recipe = try SiteRecipeReader(layers: [providerLayer, tree], location: settings.location).read()
-            let channels: [SiteChannel]
+            var channels: [SiteChannel]
             do {
                 channels = try site.channels()
             } catch let error as ConfigError {
                 throw error
             } catch {
                 throw .unreadable(file: site.folder, reason: "cannot read its channel list: \(error)")
+            }
+            if let language = try options.optionalString("lang") {
+                let languages = Set(channels.compactMap(\.language)).sorted()
+                channels = channels.filter { $0.language == language }
+                guard !channels.isEmpty else {
+                    throw .invalidValue("lang: \(name)'s channel lists have no channel in '\(language)' (they have \(languages.isEmpty ? "no lang attribute" : languages.joined(separator: ", ")))",
+                                        options.location(of: "lang") ?? settings.location)
+                }
             }
             return Resolved(recipe: recipe, channels: channels)
         }

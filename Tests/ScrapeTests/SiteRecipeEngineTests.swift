@@ -117,9 +117,9 @@ struct SiteRecipeEngineTests {
         let madrid = TimeZone(identifier: "Europe/Madrid")!
         // Sunday 25 October 2026 starts in summer time (+02:00); Monday the 26th in winter time.
         var values = SiteTemplate.Values(channel: "1873/programme ln24", day: Day(year: 2026, month: 10, day: 25), zone: madrid,
-                                         sessionFields: ["token": "t0k"], today: Day(year: 2026, month: 10, day: 23))
+                                         steps: ["session": .object(["token": .string("t0k")])], today: Day(year: 2026, month: 10, day: 23))
         let template = try SiteTemplate("https://x.es/{channel:raw}/{date:EEE}-{date:EEEE}/{date:yyyy-MM-dd}T00:00{date:ZZ}/{date+1:Z}?d={days_ahead}&t={session.token}")
-        #expect(template.render(values, escaping: true) == "https://x.es/1873/programme ln24/Sun-Sunday/2026-10-25T00:00+02:00/+0100?d=2&t=t0k")
+        #expect(template.render(values, escaping: true) == "https://x.es/1873/programme%20ln24/Sun-Sunday/2026-10-25T00:00+02:00/+0100?d=2&t=t0k")
         values.dayNames = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]
         #expect(try SiteTemplate("{date:EEEE}").render(values, escaping: false) == "domingo")
         #expect(try SiteTemplate("{channel}").render(values, escaping: true) == "1873%2Fprogramme%20ln24")
@@ -140,9 +140,9 @@ struct SiteRecipeEngineTests {
 
     @Test("template errors name the placeholder and its position", arguments: [
         ("https://x/{chanel}", "unknown placeholder {chanel} at position 11"),
-        ("https://x/{channel.region}", "{channel.region} at position 11 names no part"),
-        // `:raw` on a part is supported; on a part that does not exist the message says which.
-        ("https://x/{channel.region:raw}", "{channel.region} at position 11 names no part of channel_parts (none are declared)"),
+        ("https://x/{channel.}", "unknown placeholder {channel.} at position 11"),
+        ("https://x/{channel.lang:rav}", "unknown placeholder {channel.lang:rav} at position 11"),
+        ("https://x/{steps.}", "unknown placeholder {steps.} at position 11"),
         ("https://x/{key:rav}", "unknown placeholder {key:rav} at position 11"),
         ("https://x/{date:yyyy-MMM}", "unknown date pattern 'MMM' at position 22"),
         ("https://x/{date}", "needs a format"),
@@ -262,7 +262,7 @@ struct SiteRecipeEngineTests {
         <tr><td>8:00</td><td colspan="2">D</td></tr></table>
         """
         let items = try SitePage.items(Data(html.utf8), format: .html, contentType: "text/html", encoding: nil,
-                                       spec: .init(xpath: "//table", fields: [], isTable: true), date: "2025-01-13", channel: "1")
+                                       spec: .init(xpath: "//table", fields: [], isTable: true), variables: ["date": "2025-01-13", "channel": "1"])
         #expect(items.map { $0["cells"] } == [
             .array([.string(""), .string("LUNES 13"), .string("MARTES 14")]),
             .array([.string("7:00"), .string("A"), .string("B")]),
@@ -279,9 +279,9 @@ struct SiteRecipeEngineTests {
         <div data-day="2025-01-14"><li><b>8:00</b> <i>C</i></li><li><b>9:00</b></li></div>
         """
         let spec = SiteRecipe.PageItems(xpath: "//div[@data-day=$date]/li", fields: [("time", "string(b)"), ("tags", "i")])
-        let items = try SitePage.items(Data(html.utf8), format: .html, contentType: nil, encoding: nil, spec: spec, date: "2025-01-14", channel: "1")
+        let items = try SitePage.items(Data(html.utf8), format: .html, contentType: nil, encoding: nil, spec: spec, variables: ["date": "2025-01-14", "channel": "1"])
         #expect(items == [.object(["time": .string("8:00"), "tags": .string("C")]), .object(["time": .string("9:00"), "tags": .null])])
-        let monday = try SitePage.items(Data(html.utf8), format: .html, contentType: nil, encoding: nil, spec: spec, date: "2025-01-13", channel: "1")
+        let monday = try SitePage.items(Data(html.utf8), format: .html, contentType: nil, encoding: nil, spec: spec, variables: ["date": "2025-01-13", "channel": "1"])
         #expect(monday.first?["tags"] == .array([.string("A"), .string("B")]))
     }
 
@@ -289,7 +289,7 @@ struct SiteRecipeEngineTests {
     func xpathEvaluationErrorSaysWhy() {
         let spec = SiteRecipe.PageItems(xpath: "//li[@data-day=$day]", fields: [("time", "string(b)")])
         #expect {
-            try SitePage.items(Data("<ul><li>x</li></ul>".utf8), format: .html, contentType: nil, encoding: nil, spec: spec, date: "2025-01-14", channel: "1")
+            try SitePage.items(Data("<ul><li>x</li></ul>".utf8), format: .html, contentType: nil, encoding: nil, spec: spec, variables: ["date": "2025-01-14", "channel": "1"])
         } throws: { error in
             "\(error)".contains("XPath '//li[@data-day=$day]' could not be evaluated: undefined variable")
         }

@@ -99,7 +99,6 @@ package enum URLTemplateError: Error, Sendable, Hashable, CustomStringConvertibl
     init(_ error: SiteTemplateError) {
         switch error {
         case .unknownPlaceholder(let name, let position): self = .unknownPlaceholder(name: name, position: position)
-        case .unknownChannelPart(let part, let position, _): self = .unknownPlaceholder(name: "channel.\(part)", position: position)
         case .unknownDatePattern(let pattern, let position): self = .unknownDatePattern(pattern: pattern, position: position)
         case .missingDateFormat(let position): self = .missingDateFormat(position: position)
         case .unclosedBrace(let position): self = .unclosedBrace(position: position)

@@ -77,6 +77,8 @@ package struct SiteChannel: Sendable, Hashable {
     package var xmltvID: String?
     package var name: String
     package var language: String?
+    /// Every attribute of the `<channel>` element, for `{channel.NAME}` and `$channel.NAME`.
+    package var attributes: [String: String] = [:]
 
     static func read(_ file: URL) throws -> [SiteChannel] {
         let data = try Data(contentsOf: file)
@@ -98,7 +100,7 @@ private final class ChannelsXMLReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         guard elementName == "channel", let siteID = attributes["site_id"] else { return }
         let xmltv = attributes["xmltv_id"].map { String($0.split(separator: "@", maxSplits: 1).first ?? "") }.flatMap { $0.isEmpty ? nil : $0 }
-        current = SiteChannel(siteID: siteID, xmltvID: xmltv, name: "", language: attributes["lang"])
+        current = SiteChannel(siteID: siteID, xmltvID: xmltv, name: "", language: attributes["lang"], attributes: attributes)
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

@@ -9,10 +9,12 @@ import GuideCore
 package struct SiteRecipeReader {
     package static let keys = [
         "site", "description", "country", "timezone", "days", "format", "url", "request", "pages", "channel_parts",
-        "session", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url", "day_names",
+        "session", "steps", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url", "day_names",
+        "day_words", "keep", "empty",
     ]
     static let requestKeys = ["url", "method", "headers", "body"]
-    static let detailKeys = requestKeys + ["request", "scope", "key", "optional"]
+    /// How a step's or a detail's answer is read.
+    static let readingKeys = ["format", "fields"]
 
     /// The recipe's keys, each from the provider's options when it has them, else from the file.
     package let layers: [YAMLTree]
@@ -72,16 +74,25 @@ package struct SiteRecipeReader {
         } catch {
             throw .invalidValue(error.description, at("time_format"))
         }
-        var session: SiteRecipe.Session?
+        var steps: [SiteRecipe.Step] = []
         if let tree = value("session") {
-            guard tree.entries != nil, let valueTree = tree["value"], let source = valueTree.scalar else {
+            guard tree.entries != nil, let valueTree = tree["value"], valueTree.scalar != nil else {
                 throw .invalidValue("session: expected {url, method, headers, body, value: JQ} (value: the filter giving the token), got \(tree.shapeDescription)", tree.location)
             }
-            let request = try Self.request(tree, name: "session", channelParts: channelParts, extraKeys: ["value"])
-            if request.templates.contains(where: \.usesSession) {
+            if value("steps") != nil { throw .invalidValue("give either session or steps (a step named session), not both", tree.location) }
+            let step = try Self.step(name: "session", tree, label: "session", channelParts: channelParts, before: [])
+            if step.request?.stepNames.contains("session") == true {
                 throw .invalidValue("session: its own request cannot use {session}", tree.location)
             }
-            session = SiteRecipe.Session(request: request, value: try Self.filter(source, at: valueTree, name: "session.value"))
+            steps.append(step)
+        }
+        if let tree = value("steps") {
+            guard let entries = tree.entries else {
+                throw .invalidValue("steps: expected a mapping of name → {url, method, headers, body, format, fields, value} or name → {value: JQ}, in order, got \(tree.shapeDescription)", tree.location)
+            }
+            for entry in entries {
+                steps.append(try Self.step(name: entry.key, entry.value, label: "steps.\(entry.key)", channelParts: channelParts, before: steps.map(\.name)))
+            }
         }
         var details: [SiteRecipe.Detail] = []
         if let tree = value("details") {
@@ -90,9 +101,13 @@ package struct SiteRecipeReader {
                 details.append(try Self.detail(entry, channelParts: channelParts))
             }
         }
-        let templates = request.templates + details.flatMap(\.request.templates)
-        if session == nil, templates.contains(where: \.usesSession) {
-            throw .invalidValue("{session} is used but the recipe has no session request", (value("url") ?? value("request"))?.location ?? location)
+        let stepNames = Set(steps.map(\.name))
+        for (name, templates) in [("url", request.templates)] + details.map({ ("details.\($0.name)", $0.request.templates) }) {
+            let unknown = templates.reduce(into: Set<String>()) { $0.formUnion($1.stepNames) }.subtracting(stepNames)
+            guard let missing = unknown.sorted().first else { continue }
+            let place = name == "url" ? (value("url") ?? value("request"))?.location ?? location : value("details")?.location ?? location
+            if missing == "session" { throw .invalidValue("{session} is used but the recipe has no session request", place) }
+            throw .invalidValue("\(name): {steps.\(missing)} names no step (steps: \(steps.isEmpty ? "none" : steps.map(\.name).joined(separator: ", ")))", place)
         }
         if request.templates.contains(where: \.usesKey) || details.contains(where: { $0.scope != .programme && $0.request.templates.contains(where: \.usesKey) }) {
             throw .invalidValue("{key} is only for programme details (scope: programme)", request.url.description.isEmpty ? location : (value("url") ?? value("request"))?.location ?? location)
@@ -101,11 +116,18 @@ package struct SiteRecipeReader {
         guard let itemsTree = value("items") else { throw .missingKey(key: "items", section: "the site recipe \(site)", location) }
         switch format {
         case .json, .text:
+            if itemsTree["html"] != nil {
+                items = .page(try Self.pageItems(itemsTree))
+                break
+            }
             guard let source = itemsTree.scalar else {
-                throw .invalidValue("items: a \(format == .text ? "text" : "JSON") answer's items are a jq filter (such as '.data.programmes[]'), got \(itemsTree.shapeDescription)", itemsTree.location)
+                throw .invalidValue("items: a \(format == .text ? "text" : "JSON") answer's items are a jq filter (such as '.data.programmes[]'), or {html: JQ, xpath: NODES, fields: {…}} for HTML the answer carries, got \(itemsTree.shapeDescription)", itemsTree.location)
             }
             items = .jq(try Self.filter(source, at: itemsTree, name: "items"))
         case .html, .xml:
+            if let html = itemsTree["html"] {
+                throw .invalidValue("items.html: reads HTML held in a JSON or text answer (format: json or text); this recipe's answers are \(format.rawValue) already", html.location)
+            }
             items = .page(try Self.pageItems(itemsTree))
         }
         let programme = try value("programme").map { tree throws(ConfigError) in
@@ -144,9 +166,25 @@ package struct SiteRecipeReader {
             guard names.count == 7 else { throw .invalidValue("day_names: expected the seven days' names, Monday first, got \(names.count)", at("day_names")) }
             dayNames = names
         }
-        let recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, session: session, details: details, items: items, programme: programme,
+        let dayWords = try list("day_words")
+        if dayWords.isEmpty, (request.templates + steps.flatMap { $0.request?.templates ?? [] }).contains(where: \.usesDayWord) {
+            throw .invalidValue("{day_word} is used but the recipe has no day_words (today's name first: [hoy, mañana, pasado mañana])", at("url"))
+        }
+        let keepText = try string("keep") ?? "all"
+        guard let keep = SiteRecipe.Keep(rawValue: keepText) else {
+            throw .invalidValue("keep: expected all or starts_on_day, got '\(keepText)'", at("keep"))
+        }
+        var empty = SiteRecipe.EmptyAnswers()
+        for word in try list("empty") {
+            switch word {
+            case "body": empty.emptyBody = true
+            case "no_items": empty.noItems = true
+            default: empty.bodies.insert(word.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        let recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, steps: steps, details: details, items: items, programme: programme,
                           times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
-                          encoding: encoding, baseURL: baseURL, dayNames: dayNames)
+                          encoding: encoding, baseURL: baseURL, dayNames: dayNames, dayWords: dayWords, keep: keep, empty: empty)
         do {
             return try recipe.pipelined()
         } catch {
@@ -215,6 +253,54 @@ package struct SiteRecipeReader {
         }
     }
 
+    /// A step: a request (with how its answer is read) and a `value` filter, or a `value` alone.
+    private static func step(name: String, _ tree: YAMLTree, label: String, channelParts: [String], before: [String]) throws(ConfigError) -> SiteRecipe.Step {
+        guard tree.entries != nil else {
+            throw .invalidValue("\(label): expected {url, method, headers, body, format, fields, value} or {value: JQ}, got \(tree.shapeDescription)", tree.location)
+        }
+        guard !before.contains(name) else { throw .invalidValue("\(label): a second step named \(name)", tree.location) }
+        let value = try tree["value"].map { valueTree throws(ConfigError) in
+            guard let source = valueTree.scalar else { throw .invalidValue("\(label).value: expected a jq filter", valueTree.location) }
+            return try filter(source, at: valueTree, name: "\(label).value")
+        }
+        guard tree["url"] != nil else {
+            for entry in tree.entries ?? [] where entry.key != "value" {
+                throw .invalidValue("\(label).\(entry.key): a step without url is a value computed by jq alone ({value: JQ})", entry.keyLocation)
+            }
+            guard let value else { throw .missingKey(key: "value", section: label, tree.location) }
+            return SiteRecipe.Step(name: name, request: nil, value: value)
+        }
+        let request = try request(tree, name: label, channelParts: channelParts, extraKeys: ["value"] + readingKeys)
+        if let missing = request.stepNames.subtracting(before).sorted().first {
+            throw .invalidValue("\(label): {steps.\(missing)} is not a step before it (\(before.isEmpty ? "it is the first" : "before it: " + before.joined(separator: ", ")))", tree.location)
+        }
+        if request.templates.contains(where: \.usesKey) { throw .invalidValue("\(label): {key} is only for programme details (scope: programme)", tree.location) }
+        return SiteRecipe.Step(name: name, request: request, reading: try reading(tree, label: label), value: value)
+    }
+
+    /// `format` and `fields` of a step or a detail: JSON by default; HTML and XML need fields.
+    private static func reading(_ tree: YAMLTree, label: String) throws(ConfigError) -> SiteRecipe.Reading {
+        let text = tree["format"]?.scalar ?? "json"
+        guard let format = SiteRecipe.Format(rawValue: text) else {
+            throw .invalidValue("\(label).format: expected one of json, html, xml, text, got '\(text)'", tree["format"]?.location ?? tree.location)
+        }
+        var fields: [(name: String, xpath: String)] = []
+        if let fieldsTree = tree["fields"] {
+            guard format == .html || format == .xml, let entries = fieldsTree.entries else {
+                throw .invalidValue("\(label).fields: a mapping of name → XPath, for an answer read as html or xml", fieldsTree.location)
+            }
+            for entry in entries {
+                guard let expression = entry.value.scalar else { throw .invalidValue("\(label).fields.\(entry.key): expected an XPath", entry.value.location) }
+                try checkXPath(expression, at: entry.value, name: "\(label).fields.\(entry.key)")
+                fields.append((entry.key, expression))
+            }
+        }
+        if (format == .html || format == .xml), fields.isEmpty {
+            throw .missingKey(key: "fields", section: "\(label) (an \(format.rawValue) answer is read into the fields named: {name: XPATH, …})", tree.location)
+        }
+        return SiteRecipe.Reading(format: format, fields: fields)
+    }
+
     private static func detail(_ entry: YAMLTree.Entry, channelParts: [String]) throws(ConfigError) -> SiteRecipe.Detail {
         let tree = entry.value
         let name = "details.\(entry.key)"
@@ -225,7 +311,7 @@ package struct SiteRecipeReader {
             }
             return SiteRecipe.Detail(name: entry.key, request: request, scope: request.usesDate ? .day : .channel)
         }
-        let request = try request(tree, name: name, channelParts: channelParts, extraKeys: ["scope", "key", "optional"])
+        let request = try request(tree, name: name, channelParts: channelParts, extraKeys: ["scope", "key", "optional"] + readingKeys)
         let scope: SiteRecipe.Scope
         if let scopeTree = tree["scope"] {
             guard let text = scopeTree.scalar, let known = SiteRecipe.Scope(rawValue: text) else {
@@ -250,7 +336,7 @@ package struct SiteRecipeReader {
             default: throw .invalidValue("\(name).optional: expected true or false", optionalTree.location)
             }
         }
-        return SiteRecipe.Detail(name: entry.key, request: request, scope: scope, key: key, optional: optional)
+        return SiteRecipe.Detail(name: entry.key, request: request, reading: try reading(tree, label: name), scope: scope, key: key, optional: optional)
     }
 
     static func filter(_ source: String, at tree: YAMLTree, name: String) throws(ConfigError) -> JQFilter {
@@ -272,8 +358,12 @@ package struct SiteRecipeReader {
         guard tree.entries != nil, let xpathTree = tree["xpath"], let xpath = xpathTree.scalar else {
             throw .invalidValue("items: a page's items are {xpath: NODES, fields: {name: XPATH, …}} or {table: XPATH}, got \(tree.shapeDescription)", tree.location)
         }
-        for entry in tree.entries ?? [] where !["xpath", "fields"].contains(entry.key) {
-            throw .unknownKey(key: entry.key, section: "items", known: ["xpath", "fields", "table"], entry.keyLocation)
+        for entry in tree.entries ?? [] where !["xpath", "fields", "html"].contains(entry.key) {
+            throw .unknownKey(key: entry.key, section: "items", known: ["xpath", "fields", "table", "html"], entry.keyLocation)
+        }
+        let html = try tree["html"].map { htmlTree throws(ConfigError) in
+            guard let source = htmlTree.scalar else { throw .invalidValue("items.html: expected a jq filter giving the HTML text", htmlTree.location) }
+            return try filter(source, at: htmlTree, name: "items.html")
         }
         try checkXPath(xpath, at: xpathTree, name: "items.xpath")
         var fields: [(name: String, xpath: String)] = []
@@ -282,7 +372,7 @@ package struct SiteRecipeReader {
             try checkXPath(expression, at: entry.value, name: "items.fields.\(entry.key)")
             fields.append((entry.key, expression))
         }
-        return SiteRecipe.PageItems(xpath: xpath, fields: fields)
+        return SiteRecipe.PageItems(xpath: xpath, fields: fields, html: html)
     }
 
     private static func checkXPath(_ expression: String, at tree: YAMLTree, name: String) throws(ConfigError) {
@@ -295,5 +385,9 @@ package struct SiteRecipeReader {
 extension YAMLTree {
     var isNull: Bool {
         if case .null = value { true } else { false }
+    }
+
+    var isSequence: Bool {
+        if case .sequence = value { true } else { false }
     }
 }

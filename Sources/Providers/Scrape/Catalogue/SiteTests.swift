@@ -7,7 +7,7 @@ import GuideCore
 ///
 /// `tests.yaml` is a list of cases:
 /// ```yaml
-/// - channel: "3"                      # the site id
+/// - channel: "3"                      # the site id (`lang:` picks its entry when lists share it)
 ///   date: 2022-10-04                  # the page's day
 ///   responses:                        # request → recorded answer, relative to the folder
 ///     https://programacion-tv.elpais.com/data/parrilla_04102022.json: recordings/content.json
@@ -17,6 +17,11 @@ import GuideCore
 ///     - { start: 2022-10-03T23:30:00Z, title: Comerse el mundo, season: 1 }
 ///     - { index: 24, title: Telediario }   # `index` picks a later programme (0-based)
 /// ```
+/// `responses` may also be a list of `{url, method, body, headers, file, answer_headers}`: a
+/// request matches an entry when its method and URL do and, when the entry gives them, its body
+/// and each of those headers; `answer_headers` (a `set-cookie`) come back with the file. A
+/// request without a recording fails the case unless it says `missing: allowed`; `request:
+/// {method, url, body, headers}` checks the first request as it was sent.
 package enum SiteTests {
     package struct Result: Sendable {
         package var site: String
@@ -59,17 +64,29 @@ package enum SiteTests {
             tally.fail("tests", "\(label): needs channel and date (YYYY-MM-DD)")
             return
         }
-        var recordings: [String: URL] = [:]
-        for entry in testCase["responses"]?.entries ?? [] {
-            if let file = entry.value.scalar { recordings[entry.key] = site.folder.appendingPathComponent(file) }
+        let recordings: RecordedResponses
+        do {
+            recordings = try RecordedResponses(testCase["responses"], folder: site.folder)
+        } catch {
+            tally.fail("tests", "\(label): \(error)")
+            return
         }
-        let listed = channels.first { $0.siteID == siteID }
+        let language = testCase["lang"]?.scalar
+        let listed = channels.first { $0.siteID == siteID && (language == nil || $0.language == language) }
         let xmltvID = listed?.xmltvID ?? siteID
         let known = listed.map { [Channel(id: siteID, name: $0.name, language: $0.language)] } ?? []
         // `today` (default: the case's date) is the run's day, for `{days_ahead}`.
         let today = testCase["today"]?.scalar.flatMap(Day.init) ?? day
-        let provider = SiteGuideProvider(id: site.name, recipe: recipe, channels: known, transport: RecordedResponses(recordings), today: today)
+        let provider = SiteGuideProvider(id: site.name, recipe: recipe, channels: known, channelAttributes: listed.map { [siteID: $0.attributes] } ?? [:],
+                                         transport: recordings, today: today)
         let result: SiteGuideProvider.DayResult
+        defer {
+            if testCase["missing"]?.scalar != "allowed" {
+                for request in recordings.missed {
+                    tally.fail("recordings", "\(label): no recording for \(request) (record it under responses, or say missing: allowed when the case means it to fail)")
+                }
+            }
+        }
         do {
             result = try await provider.read(channel: ChannelRef(id: xmltvID, providerID: siteID), day: day)
         } catch {
@@ -85,7 +102,10 @@ package enum SiteTests {
         }
         if let url = testCase["url"]?.scalar {
             let actual = result.urls.first?.absoluteString ?? "nothing"
-            tally.check("url", actual == url, "\(label): url: expected \(url), got \(actual)")
+            tally.check("url", actual == SiteTemplate.urlSafe(url), "\(label): url: expected \(url), got \(actual)")
+        }
+        if let expected = testCase["request"] {
+            checkRequest(expected, result.requests.first, label: label, tally: &tally)
         }
         if let count = testCase["count"]?.scalar {
             tally.check("count", String(result.programmes.count) == count, "\(label): count: expected \(count), got \(result.programmes.count)")
@@ -105,9 +125,36 @@ package enum SiteTests {
         }
     }
 
+    /// The first request's method, URL, body and the headers named, as sent.
+    private static func checkRequest(_ expected: YAMLTree, _ sent: SiteGuideProvider.SentRequest?, label: String, tally: inout Tally) {
+        guard let sent else {
+            tally.fail("request", "\(label): request: no request was made")
+            return
+        }
+        if let method = expected["method"]?.scalar {
+            tally.check("request", method.uppercased() == sent.method, "\(label): request.method: expected \(method), got \(sent.method)")
+        }
+        if let url = expected["url"]?.scalar {
+            tally.check("request", SiteTemplate.urlSafe(url) == sent.url.absoluteString, "\(label): request.url: expected \(url), got \(sent.url.absoluteString)")
+        }
+        if let body = expected["body"]?.scalar {
+            tally.check("request", body == sent.body, "\(label): request.body: expected \(body), got \(sent.body ?? "none")")
+        }
+        for header in expected["headers"]?.entries ?? [] {
+            let actual = sent.headers.first { $0.key.lowercased() == header.key.lowercased() }?.value
+            tally.check("request", actual == header.value.scalar,
+                        "\(label): request.headers.\(header.key): expected \(header.value.scalar ?? "nothing"), got \(actual ?? "nothing")")
+        }
+    }
+
     /// `expected` as `toMatchObject` means it: scalars equal as text (times as instants), lists
-    /// element by element, mappings on the keys they name; `~` means absent.
+    /// element by element, mappings on the keys they name; `~` means absent. For every key, a
+    /// scalar or a mapping also matches a list holding just that one value, as iptv-org's
+    /// parsers give one rating or one category either way.
     static func matches(_ expected: YAMLTree, _ actual: JSONValue?, key: String) -> Bool {
+        if case .array(let items)? = actual, items.count == 1, !expected.isSequence, !expected.isNull {
+            return matches(expected, items[0], key: key)
+        }
         switch expected.value {
         case .null:
             return actual == nil || actual == .null
@@ -119,7 +166,6 @@ package enum SiteTests {
             switch actual {
             case .string(let got): return got == text
             case .number, .bool: return actual.jsonText == text
-            case .array(let items) where items.count == 1: return matches(expected, items[0], key: key)
             default: return false
             }
         case .sequence(let items):
@@ -162,34 +208,84 @@ package enum SiteTests {
     }
 }
 
-/// Answers from files, by request: `URL` or `POST URL` → file. A request with no recording is
-/// `notFound`, naming it, so a test says which answer to record.
-struct RecordedResponses: HTTPTransport {
-    var files: [String: URL]
+/// Answers from files, by request (`tests.yaml`'s `responses`). A request with no recording is
+/// `notFound`, naming it, so a test says which answer to record, and is kept in `missed`.
+final class RecordedResponses: HTTPTransport, @unchecked Sendable {
+    struct Recording {
+        /// nil: any method (a `URL: file` entry).
+        var method: String?
+        var url: String
+        var body: String?
+        var headers: [String: String]
+        var file: URL
+        var answerHeaders: [String: String]
 
-    init(_ files: [String: URL]) {
-        self.files = files
+        /// How many of the request's parts the recording names: the most specific match wins.
+        var specificity: Int { (method == nil ? 0 : 1) + (body == nil ? 0 : 1) + headers.count }
+    }
+
+    private let recordings: [Recording]
+    private let lock = NSLock()
+    private var misses: [String] = []
+
+    /// Requests that found no recording, in order.
+    var missed: [String] { lock.withLock { misses } }
+
+    init(_ recordings: [Recording]) {
+        self.recordings = recordings
+    }
+
+    /// `URL: file` and `POST URL: file` entries, or a list of `{url, method, body, headers, file, answer_headers}`.
+    convenience init(_ tree: YAMLTree?, folder: URL) throws(ConfigError) {
+        var recordings: [Recording] = []
+        for entry in tree?.entries ?? [] {
+            guard let file = entry.value.scalar else { throw .invalidValue("responses.\(entry.key): expected a file under the site's folder", entry.value.location) }
+            let isPost = entry.key.hasPrefix("POST ")
+            recordings.append(Recording(method: isPost ? "POST" : nil, url: SiteTemplate.urlSafe(isPost ? String(entry.key.dropFirst(5)) : entry.key),
+                                        body: nil, headers: [:], file: folder.appendingPathComponent(file), answerHeaders: [:]))
+        }
+        for item in tree?.items ?? [] {
+            guard let url = item["url"]?.scalar, let file = item["file"]?.scalar else {
+                throw .invalidValue("responses: each entry needs url and file (and may give method, body, headers, answer_headers)", item.location)
+            }
+            func headers(_ key: String) -> [String: String] {
+                Dictionary((item[key]?.entries ?? []).map { entry in
+                    (entry.key.lowercased(), entry.value.scalar ?? (entry.value.items ?? []).compactMap(\.scalar).joined(separator: "\n"))
+                }, uniquingKeysWith: { _, last in last })
+            }
+            recordings.append(Recording(method: (item["method"]?.scalar ?? "GET").uppercased(), url: SiteTemplate.urlSafe(url), body: item["body"]?.scalar,
+                                        headers: headers("headers"), file: folder.appendingPathComponent(file), answerHeaders: headers("answer_headers")))
+        }
+        self.init(recordings)
     }
 
     func get(_ url: URL, headers: [String: String]) async throws -> TransportResponse {
-        try answer(url, key: url.absoluteString)
+        try answer("GET", url, headers: headers, body: nil)
     }
 
     func post(_ url: URL, headers: [String: String], body: Data) async throws -> TransportResponse {
-        try answer(url, key: "POST \(url.absoluteString)")
+        try answer("POST", url, headers: headers, body: String(decoding: body, as: UTF8.self))
     }
 
-    private func answer(_ url: URL, key: String) throws -> TransportResponse {
-        guard let file = files[key] ?? files[url.absoluteString] else {
-            throw ProviderError.notFound("no recording for \(key) (add it under responses in tests.yaml)")
+    private func answer(_ method: String, _ url: URL, headers: [String: String], body: String?) throws -> TransportResponse {
+        let sent = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        let matching = recordings.filter { recording in
+            (recording.method ?? method) == method && recording.url == url.absoluteString && (recording.body == nil || recording.body == body)
+                && recording.headers.allSatisfy { sent[$0.key] == $0.value }
         }
-        let body = try Data(contentsOf: file)
-        let type: String = switch file.pathExtension.lowercased() {
+        guard let recording = matching.max(by: { $0.specificity < $1.specificity }) else {
+            let request = method == "GET" ? url.absoluteString : "\(method) \(url.absoluteString)" + (body.map { " with body \($0.prefix(200))" } ?? "")
+            lock.withLock { misses.append(request) }
+            throw ProviderError.notFound("no recording for \(request) (add it under responses in tests.yaml)")
+        }
+        let body = try Data(contentsOf: recording.file)
+        let type: String = switch recording.file.pathExtension.lowercased() {
         case "json": "application/json"
         case "html", "htm": "text/html"
         case "xml": "application/xml"
         default: "application/octet-stream"
         }
-        return TransportResponse(status: 200, headers: ["content-type": type], body: body, url: url, origin: .replay)
+        return TransportResponse(status: 200, headers: ["content-type": type].merging(recording.answerHeaders, uniquingKeysWith: { _, given in given }),
+                                 body: body, url: url, origin: .replay)
     }
 }

@@ -19,20 +19,28 @@ package struct SiteGuideProvider: GuideProvider {
     package let id: String
     package let recipe: SiteRecipe
     private let channelList: [Channel]
+    /// Each channel's attributes in its channel list (`lang`, and any other), by site id.
+    private let channelAttributes: [String: [String: String]]
     private let transport: any HTTPTransport
     /// The run's day in the recipe's zone, which `{days_ahead}` counts from.
     private let today: Day
     private let memo = ResponseMemo()
+    private let cookies = CookieJar()
     private let tally = SiteTally()
 
     /// - Parameters:
     ///   - channels: the channels to serve, each under its site id.
+    ///   - channelAttributes: each channel's attributes in the site's channel list, by site id.
     ///   - now: the run's clock; `today` (a site test's) replaces its day.
-    package init(id: String, recipe: SiteRecipe, channels: [Channel], transport: any HTTPTransport, now: Date = Date(), today: Day? = nil) {
+    package init(
+        id: String, recipe: SiteRecipe, channels: [Channel], channelAttributes: [String: [String: String]] = [:], transport: any HTTPTransport,
+        now: Date = Date(), today: Day? = nil
+    ) {
         self.id = id
         self.today = today ?? Day(now, in: recipe.timezone)
         self.recipe = recipe
         self.channelList = channels
+        self.channelAttributes = channelAttributes
         self.transport = transport
     }
 
@@ -79,7 +87,7 @@ package struct SiteGuideProvider: GuideProvider {
             if let providerError = error as? ProviderError { throw providerError.prefixed("\(day): ") }
             throw error
         }
-        if itemsSeen == 0, failures.isEmpty {
+        if itemsSeen == 0, failures.isEmpty, !recipe.empty.noItems {
             throw ProviderError.malformed("\(recipe.site): the items query \(recipe.itemsDescription) matched nothing on any of the \(days.count) page(s) of channel '\(channel.providerID)': has the site changed?")
         }
         programmes.sort { $0.start < $1.start }
@@ -104,9 +112,11 @@ package struct SiteGuideProvider: GuideProvider {
             throw ProviderError.notConfigured("site \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
         }
         let days = (0..<count).map { first.adding(days: $0) }
-        // Days past what the site lists are not asked for: the chain fills them from the next provider.
-        guard let listed = recipe.days else { return days }
-        let asked = days.filter { $0.days(since: today) < listed }
+        // Days past what the site lists (or names) are not asked for: the chain fills them from the next provider.
+        var listed = recipe.days ?? Int.max
+        if recipe.request.templates.contains(where: \.usesDayWord) { listed = min(listed, recipe.dayWords.count) }
+        guard listed < Int.max else { return days }
+        let asked = days.filter { (0..<listed).contains($0.days(since: today)) }
         return asked.isEmpty ? [first] : asked
     }
 
@@ -117,44 +127,56 @@ package struct SiteGuideProvider: GuideProvider {
         package var programmes: [Programme]
         /// Items the items query gave, before mapping.
         package var items: Int
-        /// The requests made, in order (the first is the main request).
-        package var urls: [URL]
+        /// The requests made, in order: the main request's pages, then the steps', then the details'.
+        package var requests: [SentRequest]
+
+        package var urls: [URL] { requests.map(\.url) }
+    }
+
+    /// A request as it was sent.
+    package struct SentRequest: Sendable {
+        package var method: String
+        package var url: URL
+        package var headers: [String: String]
+        package var body: String?
     }
 
     /// One channel's page(s) for `day`, read and mapped: what a site test checks.
     package func read(channel: ChannelRef, day: Day) async throws -> DayResult {
-        var values = templateValues(channel: channel, day: day)
-        var urls: [URL] = []
-        if let session = recipe.session {
-            let (value, url) = try await sessionValue(session, values: values)
-            if case .object(let fields) = value {
-                values.sessionFields = fields.compactMapValues(SiteProgrammeReader.text)
-            } else {
-                values.session = SiteProgrammeReader.text(value)
-            }
-            urls.append(url)
-        }
+        var values = try templateValues(channel: channel, day: day)
         let date = day.description
         let channelObject = channelObject(channel)
+        var sent: [SentRequest] = []
+        for step in recipe.steps {
+            let (value, request) = try await run(step, values: values, channelObject: channelObject, date: date)
+            values.steps[step.name] = value
+            sent += request.map { [$0] } ?? []
+        }
         var details: [String: JSONValue] = [:]
         for detail in recipe.details where detail.scope != .programme {
-            let (value, url) = try await fetchDetail(detail, values: values)
+            let (value, request) = try await fetchDetail(detail, values: values)
             details[detail.name] = value
-            urls.append(url)
+            sent.append(request)
         }
         var programmes: [Programme] = []
         var itemCount = 0
-        var pageURLs: [URL] = []
+        var pageRequests: [SentRequest] = []
+        let xpathVariables = xpathVariables(values)
         for page in recipe.pages.isEmpty ? [nil] : recipe.pages.map(Optional.some) {
             var pageValues = values
             pageValues.page = page
-            let response = try await fetch(recipe.request, values: pageValues)
-            pageURLs.append(response.url)
+            let (response, request) = try await fetch(recipe.request, values: pageValues)
+            pageRequests.append(request)
+            if recipe.empty.isEmptyDay(response.body) { continue }
+            if response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+                throw ProviderError.malformed("\(recipe.site): the response is empty (\(URLRedaction.redacted(response.url))); if an empty answer means a day without programmes, say so with `empty: body`")
+            }
             // Converted for libjq once per page, not once per item: `$details` can be a large file.
             let variables: [String: JQInput] = [
                 "channel": .prepared(JQPrepared(.value(channelObject))), "date": .value(.string(date)),
                 "details": .prepared(JQPrepared(.value(.object(details)))),
                 "page": .value(page.map(JSONValue.string) ?? .null), "url": .value(.string(response.url.absoluteString)),
+                "steps": .value(.object(values.steps)),
             ]
             var times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
             let reader = SiteProgrammeReader(channel: channel.id, source: id, base: recipe.baseURL ?? response.url)
@@ -168,7 +190,7 @@ package struct SiteGuideProvider: GuideProvider {
                 continue
             }
             times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
-            let items = try items(of: response, variables: variables, date: date, channel: channel.providerID)
+            let items = try items(of: response, variables: variables, xpathVariables: xpathVariables)
             itemCount += items.count
             for (index, item) in items.enumerated() {
                 var itemVariables = variables
@@ -195,8 +217,11 @@ package struct SiteGuideProvider: GuideProvider {
             }
             programmes += fillingStops(pageProgrammes)
         }
+        if recipe.keep == .startsOnDay {
+            programmes.removeAll { Day($0.start, in: recipe.timezone) != day }
+        }
         await tally.add(pages: max(recipe.pages.count, 1), items: itemCount, programmes: programmes.count)
-        return DayResult(programmes: programmes, items: itemCount, urls: pageURLs + urls)
+        return DayResult(programmes: programmes, items: itemCount, requests: pageRequests + sent)
     }
 
     /// A missing stop is the next programme's start on the page, as the site shows it, and the
@@ -213,22 +238,39 @@ package struct SiteGuideProvider: GuideProvider {
         return filled
     }
 
-    private func items(of response: TransportResponse, variables: [String: JQInput], date: String, channel: String) throws -> [JSONValue] {
+    private func items(of response: TransportResponse, variables: [String: JQInput], xpathVariables: [String: String]) throws -> [JSONValue] {
         switch recipe.items {
         case .jq(let filter):
-            do {
-                // A text answer is one string; bytes that are not UTF-8 become U+FFFD, as a browser shows them.
-                let input: JQInput = recipe.format == .text ? .value(.string(String(decoding: response.body, as: UTF8.self))) : .json(response.body)
-                return try filter.run(input, variables)
-            } catch JQError.input(let message) {
-                throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: URLRedaction.redacted(response.url))
-                    ?? ProviderError.malformed("\(recipe.site): \(URLRedaction.redacted(response.url)) is not JSON: \(message)")
-            } catch {
-                throw ProviderError.malformed("\(recipe.site): items filter: \(error)")
-            }
+            return try run(filter, on: response, format: recipe.format, variables: variables, name: "items filter")
         case .page(let spec):
-            return try SitePage.items(response.body, format: recipe.format, contentType: response.headers["content-type"],
-                                      encoding: recipe.encoding, spec: spec, date: date, channel: channel)
+            guard let html = spec.html else {
+                return try SitePage.items(response.body, format: recipe.format, contentType: response.headers["content-type"],
+                                          encoding: recipe.encoding, spec: spec, variables: xpathVariables)
+            }
+            var items: [JSONValue] = []
+            for fragment in try run(html, on: response, format: recipe.format, variables: variables, name: "items.html") {
+                guard case .string(let text) = fragment else {
+                    throw ProviderError.malformed("\(recipe.site): items.html gave \(fragment.jsonText.prefix(80)), not the text of an HTML page")
+                }
+                guard !text.isEmpty else { continue }
+                items += try SitePage.items(Data(text.utf8), format: .html, contentType: "text/html; charset=utf-8", encoding: nil, spec: spec,
+                                            variables: xpathVariables)
+            }
+            return items
+        }
+    }
+
+    /// `filter` on a JSON or text answer, its faults named by `name` and the answer's URL.
+    private func run(_ filter: JQFilter, on response: TransportResponse, format: SiteRecipe.Format, variables: [String: JQInput], name: String) throws -> [JSONValue] {
+        do {
+            // A text answer is one string; bytes that are not UTF-8 become U+FFFD, as a browser shows them.
+            let input: JQInput = format == .text ? .value(.string(String(decoding: response.body, as: UTF8.self))) : .json(response.body)
+            return try filter.run(input, variables)
+        } catch JQError.input(let message) {
+            throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "JSON", source: URLRedaction.redacted(response.url))
+                ?? ProviderError.malformed("\(recipe.site): \(URLRedaction.redacted(response.url)) is not JSON: \(message)")
+        } catch {
+            throw ProviderError.malformed("\(recipe.site): \(name): \(error)")
         }
     }
 
@@ -272,40 +314,80 @@ package struct SiteGuideProvider: GuideProvider {
         return .object(fields)
     }
 
-    /// The session request's value; the request is made once per run (the memo), whoever asks.
-    private func sessionValue(_ session: SiteRecipe.Session, values: SiteTemplate.Values) async throws -> (JSONValue, URL) {
-        let response = try await fetch(session.request, values: values)
-        let results: [JSONValue]
-        do {
-            results = try session.value.run(.json(response.body))
-        } catch {
-            throw ProviderError.malformed("\(recipe.site): session: \(error)")
+    /// A step's value: its request's answer read and filtered, or its filter alone. The request
+    /// is made once per run (the memo), whoever asks.
+    private func run(_ step: SiteRecipe.Step, values: SiteTemplate.Values, channelObject: JSONValue, date: String) async throws -> (JSONValue, SentRequest?) {
+        let label = step.name == "session" ? "session" : "steps.\(step.name)"
+        var variables: [String: JQInput] = ["channel": .value(channelObject), "date": .value(.string(date)), "steps": .value(.object(values.steps))]
+        var input = JSONValue.null
+        var sent: SentRequest?
+        var source = "its variables"
+        if let request = step.request {
+            let (response, request) = try await fetch(request, values: values)
+            sent = request
+            source = URLRedaction.redacted(response.url)
+            input = try read(response, as: step.reading, values: values, name: label)
+            variables["headers"] = .value(.object(response.headers.mapValues(JSONValue.string)))
+            variables["cookies"] = .value(.object(await cookies.values(for: response.url).mapValues(JSONValue.string)))
         }
-        guard let value = results.first, value.isObject || SiteProgrammeReader.text(value).map({ !$0.isEmpty }) == true else {
-            throw ProviderError.malformed("\(recipe.site): session: the value filter '\(session.value.source)' gave nothing from \(URLRedaction.redacted(response.url))")
+        var value = input
+        if let filter = step.value {
+            do {
+                value = try filter.run(.value(input), variables).first ?? .null
+            } catch {
+                throw ProviderError.malformed("\(recipe.site): \(label): \(error)")
+            }
         }
-        return (value, response.url)
+        guard value.isObject || SiteProgrammeReader.text(value).map({ !$0.isEmpty }) == true else {
+            let filter = step.value.map { "the value filter '\($0.source)'" } ?? "the answer"
+            throw ProviderError.malformed("\(recipe.site): \(label): \(filter) gave nothing from \(source)")
+        }
+        return (value, sent)
     }
 
-    private func fetchDetail(_ detail: SiteRecipe.Detail, values: SiteTemplate.Values) async throws -> (JSONValue, URL) {
+    private func fetchDetail(_ detail: SiteRecipe.Detail, values: SiteTemplate.Values) async throws -> (JSONValue, SentRequest) {
         let url = try url(detail.request, values: values)
         do {
-            let response = try await fetch(detail.request, values: values)
-            guard let value = JSONValue(json: response.body) else {
-                throw ProviderError.malformed("\(recipe.site): details.\(detail.name): \(URLRedaction.redacted(response.url)) is not JSON")
-            }
-            return (value, url)
+            let (response, request) = try await fetch(detail.request, values: values)
+            return (try read(response, as: detail.reading, values: values, name: "details.\(detail.name)"), request)
         } catch {
             guard detail.optional else { throw error }
-            return (.null, url)
+            return (.null, SentRequest(method: detail.request.method, url: url, headers: [:], body: nil))
+        }
+    }
+
+    /// A step's or a detail's answer as a value, read as its `format` says.
+    private func read(_ response: TransportResponse, as reading: SiteRecipe.Reading, values: SiteTemplate.Values, name: String) throws -> JSONValue {
+        switch reading.format {
+        case .json:
+            guard let value = JSONValue(json: response.body) else {
+                throw ProviderError.malformed("\(recipe.site): \(name): \(URLRedaction.redacted(response.url)) is not JSON: it starts \(String(decoding: response.body.prefix(200), as: UTF8.self).debugDescription)")
+            }
+            return value
+        case .text:
+            return .string(String(decoding: response.body, as: UTF8.self))
+        case .html, .xml:
+            do {
+                return try SitePage.object(response.body, format: reading.format, contentType: response.headers["content-type"], encoding: recipe.encoding,
+                                           fields: reading.fields, variables: xpathVariables(values))
+            } catch {
+                throw ProviderError.malformed("\(recipe.site): \(name): \(URLRedaction.redacted(response.url)): \(error)")
+            }
         }
     }
 
     // MARK: - Requests
 
-    private func templateValues(channel: ChannelRef, day: Day) -> SiteTemplate.Values {
-        SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), day: day, zone: recipe.timezone,
-                            dayNames: recipe.dayNames, today: today)
+    private func templateValues(channel: ChannelRef, day: Day) throws -> SiteTemplate.Values {
+        let attributes = attributes(of: channel)
+        let wanted = recipe.request.templates + recipe.steps.flatMap { $0.request?.templates ?? [] } + recipe.details.flatMap(\.request.templates)
+        for name in wanted.reduce(into: Set<String>(), { $0.formUnion($1.channelAttributes) }).sorted() where attributes[name] == nil {
+            let known = attributes.keys.sorted().joined(separator: ", ")
+            let parts = recipe.channelParts.isEmpty ? "" : "; channel_parts names \(recipe.channelParts.joined(separator: ", "))"
+            throw ProviderError.notConfigured("site \(id): {channel.\(name)}: channel '\(channel.providerID)' has no attribute \(name) in its channel list (it has \(known))\(parts)")
+        }
+        return SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), channelAttributes: attributes, day: day,
+                                   zone: recipe.timezone, dayNames: recipe.dayNames, dayWords: recipe.dayWords, today: today)
     }
 
     private func channelParts(_ siteID: String) -> [String: String] {
@@ -316,14 +398,34 @@ package struct SiteGuideProvider: GuideProvider {
         return parts
     }
 
-    private func channelObject(_ channel: ChannelRef) -> JSONValue {
-        var fields: [String: JSONValue] = ["id": .string(channel.providerID), "xmltv_id": .string(channel.id)]
+    /// The channel's attributes as templates and filters see them: its channel list entry's,
+    /// with `id` the site id, `xmltv_id` the guide's id, `name` and `lang`.
+    private func attributes(of channel: ChannelRef) -> [String: String] {
+        var fields = channelAttributes[channel.providerID] ?? [:]
+        fields["site_id"] = nil
+        fields["site"] = nil
+        fields["id"] = channel.providerID
+        fields["xmltv_id"] = channel.id
         if let known = channelList.first(where: { $0.id == channel.providerID }) {
-            fields["name"] = .string(known.name)
-            if let language = known.language { fields["lang"] = .string(language) }
+            fields["name"] = known.name
+            if let language = known.language { fields["lang"] = language }
         }
+        return fields
+    }
+
+    private func channelObject(_ channel: ChannelRef) -> JSONValue {
+        var fields = attributes(of: channel).mapValues(JSONValue.string)
         for (part, value) in channelParts(channel.providerID) { fields[part] = .string(value) }
         return .object(fields)
+    }
+
+    /// What XPath sees: `$date`, `$channel` (the site id) and `$channel.NAME` for each part and attribute.
+    private func xpathVariables(_ values: SiteTemplate.Values) -> [String: String] {
+        var variables = ["date": values.day.description, "channel": values.channel]
+        for (name, value) in values.channelAttributes.merging(values.channelParts, uniquingKeysWith: { _, part in part }) {
+            variables["channel.\(name)"] = value
+        }
+        return variables
     }
 
     private func url(_ request: SiteRequest, values: SiteTemplate.Values) throws -> URL {
@@ -334,20 +436,32 @@ package struct SiteGuideProvider: GuideProvider {
         return url
     }
 
-    private func fetch(_ request: SiteRequest, values: SiteTemplate.Values) async throws -> TransportResponse {
+    /// The request made (once per run, whoever asks), with the cookies the site set before it;
+    /// the cookies its answer sets go to the jar.
+    private func fetch(_ request: SiteRequest, values: SiteTemplate.Values) async throws -> (TransportResponse, SentRequest) {
         let url = try url(request, values: values)
         var headers: [String: String] = [:]
         for header in request.headers { headers[header.name] = header.value.render(values, escaping: false) }
-        let body = request.body.map { Data($0.render(values, escaping: false).utf8) }
-        let key = "\(request.method) \(url.absoluteString) \(headers.sorted { $0.key < $1.key }) \(body.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+        if let jar = await cookies.header(for: url) {
+            let named = headers.first { $0.key.lowercased() == "cookie" }
+            headers[named?.key ?? "Cookie"] = named.map { $0.value + "; " + jar } ?? jar
+        }
+        let body = request.body.map { $0.render(values, escaping: false) }
+        let sent = SentRequest(method: request.method, url: url, headers: headers, body: body)
+        let key = "\(request.method) \(url.absoluteString) \(headers.sorted { $0.key < $1.key }) \(body ?? "")"
         let transport = transport
         let requestHeaders = headers
-        return try await memo.response(for: key) {
-            if request.method == "POST" {
-                return try await transport.post(url, headers: requestHeaders, body: body ?? Data())
+        let cookies = cookies
+        let response = try await memo.response(for: key) {
+            let response = if request.method == "POST" {
+                try await transport.post(url, headers: requestHeaders, body: Data((body ?? "").utf8))
+            } else {
+                try await transport.get(url, headers: requestHeaders)
             }
-            return try await transport.get(url, headers: requestHeaders)
+            await cookies.store(response.headers["set-cookie"], from: url)
+            return response
         }
+        return (response, sent)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -8,20 +8,47 @@ import GuideCore
 /// Each item is a node `items.xpath` selects; each field's XPath is evaluated from it and gives a
 /// string (`string(…)`, `concat(…)`), a number, a boolean, or a node set: no node is null, one
 /// node its text, several a list of texts. Texts are trimmed, their inner whitespace collapsed.
-/// `$date` (`2026-10-25`) and `$channel` (the site id) can be used in every expression, so a
-/// multi-day page picks its day (`//div[@data-day=$date]`). Each evaluation is capped at
+/// `$date` (`2026-10-25`), `$channel` (the site id) and `$channel.NAME` (a part or an attribute
+/// of the channel) can be used in every expression, so a multi-day page picks its day
+/// (`//div[@data-day=$date]`). Each evaluation is capped at
 /// `operationLimit` XPath operations, so a recipe cannot make one page cost unbounded time.
 enum SitePage {
     static let operationLimit: UInt = 50_000_000
 
     static func items(
         _ data: Data, format: SiteRecipe.Format, contentType: String?, encoding: PageEncoding?, spec: SiteRecipe.PageItems,
-        date: String, channel: String
+        variables: [String: String]
     ) throws(ProviderError) -> [JSONValue] {
+        try withDocument(data, format: format, contentType: contentType, encoding: encoding) { document throws(ProviderError) in
+            try read(document, spec: spec, variables: variables)
+        }
+    }
+
+    /// A whole answer read as one object: each field's XPath evaluated from the document (a
+    /// step's or a detail's HTML or XML answer).
+    static func object(
+        _ data: Data, format: SiteRecipe.Format, contentType: String?, encoding: PageEncoding?, fields: [(name: String, xpath: String)],
+        variables: [String: String]
+    ) throws(ProviderError) -> JSONValue {
+        try withDocument(data, format: format, contentType: contentType, encoding: encoding) { document throws(ProviderError) in
+            let context = try context(document, variables: variables)
+            defer { xmlXPathFreeContext(context) }
+            let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
+            var object: [String: JSONValue] = [:]
+            for field in fields {
+                object[field.name] = try value(field.xpath, at: root, context: context)
+            }
+            return .object(object)
+        }
+    }
+
+    private static func withDocument<T>(
+        _ data: Data, format: SiteRecipe.Format, contentType: String?, encoding: PageEncoding?, _ body: (xmlDocPtr) throws(ProviderError) -> T
+    ) throws(ProviderError) -> T {
         switch format {
         case .html:
             let document = try HTMLDocument(data, contentType: contentType, override: encoding)
-            return try read(document.pointer, spec: spec, date: date, channel: channel)
+            return try body(document.pointer)
         case .xml:
             _ = LibXML2.initialised
             guard !data.isEmpty, data.count < Int(Int32.max) else { throw .malformed("the page is empty or too large") }
@@ -31,21 +58,27 @@ enum SitePage {
             }
             guard let document else { throw .malformed("libxml2 could not parse the answer as XML") }
             defer { xmlFreeDoc(document) }
-            return try read(document, spec: spec, date: date, channel: channel)
+            return try body(document)
         case .json, .text:
             throw .malformed("a JSON or text answer has no XPath items")
         }
     }
 
-    private static func read(_ document: xmlDocPtr, spec: SiteRecipe.PageItems, date: String, channel: String) throws(ProviderError) -> [JSONValue] {
+    private static func context(_ document: xmlDocPtr, variables: [String: String]) throws(ProviderError) -> xmlXPathContextPtr {
         guard let context = xmlXPathNewContext(document) else { throw .malformed("libxml2 could not evaluate XPath (out of memory)") }
-        defer { xmlXPathFreeContext(context) }
-        xmlXPathRegisterVariable(context, "date", xmlXPathNewCString(date))
-        xmlXPathRegisterVariable(context, "channel", xmlXPathNewCString(channel))
+        for (name, value) in variables {
+            xmlXPathRegisterVariable(context, name, xmlXPathNewCString(value))
+        }
         context.pointee.opLimit = operationLimit
         // An error hook of its own keeps libxml2 from printing its reason to stderr, apart from
         // the message: the reason goes into the error, read back from `lastError`.
         context.pointee.error = { _, _ in }
+        return context
+    }
+
+    private static func read(_ document: xmlDocPtr, spec: SiteRecipe.PageItems, variables: [String: String]) throws(ProviderError) -> [JSONValue] {
+        let context = try context(document, variables: variables)
+        defer { xmlXPathFreeContext(context) }
 
         let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
         if spec.isTable {

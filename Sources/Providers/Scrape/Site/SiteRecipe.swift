@@ -22,19 +22,34 @@ package struct SiteRecipe: Sendable {
         case programme
     }
 
+    /// How an answer other than the main one (a step's, a detail's) becomes a value: JSON
+    /// parsed, a text answer as one string, an HTML or XML page as the object of its `fields`
+    /// (XPath from the document, as an item's fields are read).
+    package struct Reading: Sendable {
+        package var format: Format
+        package var fields: [(name: String, xpath: String)]
+
+        package init(format: Format = .json, fields: [(name: String, xpath: String)] = []) {
+            self.format = format
+            self.fields = fields
+        }
+    }
+
     /// An extra request whose answer the filters read.
     package struct Detail: Sendable {
         package var name: String
         package var request: SiteRequest
+        package var reading: Reading
         package var scope: Scope
         /// For `programme` scope: a jq filter on the item giving the `{key}` of the request URL.
         package var key: JQFilter?
         /// An answer that fails (404, not JSON) is null instead of failing the day.
         package var optional: Bool
 
-        package init(name: String, request: SiteRequest, scope: Scope, key: JQFilter? = nil, optional: Bool = true) {
+        package init(name: String, request: SiteRequest, reading: Reading = Reading(), scope: Scope, key: JQFilter? = nil, optional: Bool = true) {
             self.name = name
             self.request = request
+            self.reading = reading
             self.scope = scope
             self.key = key
             self.optional = optional
@@ -47,28 +62,70 @@ package struct SiteRecipe: Sendable {
     /// With `table`, the items are the rows of the table it selects, laid out as a browser shows
     /// them (a cell with `rowspan` or `colspan` fills every slot it covers): `{"row": n (from 0),
     /// "rows": how many, "cells": [texts], "header": [the first row's texts]}`.
+    ///
+    /// With `html`, a JSON or text answer carries the page: the jq filter gives its HTML (a
+    /// fragment in a JSON string), each result read as a page of its own.
     package struct PageItems: Sendable {
         package var xpath: String
         package var fields: [(name: String, xpath: String)]
         package var isTable: Bool
+        package var html: JQFilter?
 
-        package init(xpath: String, fields: [(name: String, xpath: String)], isTable: Bool = false) {
+        package init(xpath: String, fields: [(name: String, xpath: String)], isTable: Bool = false, html: JQFilter? = nil) {
             self.xpath = xpath
             self.fields = fields
             self.isTable = isTable
+            self.html = html
         }
     }
 
-    /// A first request, made once per run, whose answer gives a value (a token, a cookie) that
-    /// the other requests use as `{session}`.
-    package struct Session: Sendable {
-        package var request: SiteRequest
-        /// A jq filter on the JSON answer giving the value (a text).
-        package var value: JQFilter
+    /// One of the values made before a channel's day is read, in order, each able to use the
+    /// ones before it (`{steps.NAME}`, `$steps.NAME`): a request's answer read and filtered (a
+    /// token, a build id, the URL of the grid), or a value computed by jq alone. A request is
+    /// made once per run however many channels and days share it; its cookies go to the jar.
+    package struct Step: Sendable {
+        package var name: String
+        /// nil: `value` runs on `null`, from the variables alone.
+        package var request: SiteRequest?
+        package var reading: Reading
+        /// A jq filter on the read answer (with `$headers` and `$cookies`) giving the value: a
+        /// text, a number or an object; nil: the read answer itself.
+        package var value: JQFilter?
 
-        package init(request: SiteRequest, value: JQFilter) {
+        package init(name: String, request: SiteRequest?, reading: Reading = Reading(), value: JQFilter?) {
+            self.name = name
             self.request = request
+            self.reading = reading
             self.value = value
+        }
+    }
+
+    /// Which programmes of a day's answers are kept.
+    package enum Keep: String, Sendable, CaseIterable {
+        /// Every one the answers give.
+        case all
+        /// Those starting on the day asked, in the recipe's zone (for answers that run past midnight).
+        case startsOnDay = "starts_on_day"
+    }
+
+    /// What an answer without programmes looks like, when that means a day without programmes
+    /// rather than a fault: `body` (nothing but whitespace), `no_items` (a channel whose items
+    /// query matches nothing on any day), or a text the whole body equals (`[]`, `{}`).
+    package struct EmptyAnswers: Sendable, Hashable {
+        package var emptyBody: Bool
+        package var noItems: Bool
+        package var bodies: Set<String>
+
+        package init(emptyBody: Bool = false, noItems: Bool = false, bodies: Set<String> = []) {
+            self.emptyBody = emptyBody
+            self.noItems = noItems
+            self.bodies = bodies
+        }
+
+        /// True when `body` is what the recipe calls an empty day.
+        package func isEmptyDay(_ body: Data) -> Bool {
+            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? emptyBody : bodies.contains(text)
         }
     }
 
@@ -85,7 +142,7 @@ package struct SiteRecipe: Sendable {
     /// Requests the whole day's pages need (a time slice, a page number): the main request is
     /// made once per value, `{page}` taking each in turn.
     package var pages: [String]
-    package var session: Session?
+    package var steps: [Step]
     package var details: [Detail]
     package var items: Items
     /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
@@ -108,18 +165,22 @@ package struct SiteRecipe: Sendable {
     package var baseURL: URL?
     /// The days' names for `{date:EEEE}`, Monday first; nil: English.
     package var dayNames: [String]?
+    /// Today's, tomorrow's… names for `{day_word}`; the days past the list are not asked for.
+    package var dayWords: [String]
+    package var keep: Keep
+    package var empty: EmptyAnswers
 
     package init(
-        site: String, format: Format, request: SiteRequest, pages: [String] = [], session: Session? = nil, details: [Detail] = [], items: Items,
+        site: String, format: Format, request: SiteRequest, pages: [String] = [], steps: [Step] = [], details: [Detail] = [], items: Items,
         programme: JQFilter?, times: SiteTimeFormat = .iso8601, timezone: TimeZone, channelParts: [String] = [],
         defaultLength: TimeInterval? = nil, days: Int? = nil, encoding: PageEncoding? = nil, baseURL: URL? = nil,
-        dayNames: [String]? = nil
+        dayNames: [String]? = nil, dayWords: [String] = [], keep: Keep = .all, empty: EmptyAnswers = EmptyAnswers()
     ) {
         self.site = site
         self.format = format
         self.request = request
         self.pages = pages
-        self.session = session
+        self.steps = steps
         self.details = details
         self.items = items
         self.programme = programme
@@ -131,6 +192,9 @@ package struct SiteRecipe: Sendable {
         self.encoding = encoding
         self.baseURL = baseURL
         self.dayNames = dayNames
+        self.dayWords = dayWords
+        self.keep = keep
+        self.empty = empty
     }
 
     /// The recipe with its `pipeline`, when it can have one.
@@ -142,14 +206,14 @@ package struct SiteRecipe: Sendable {
     }
 
     /// The variables a filter reads (docs/sources.md): `$channel`, `$date`, `$details`, `$detail`
-    /// (programme scope), `$page`, `$url`.
-    package static let variables = ["channel", "date", "details", "detail", "page", "url"]
+    /// (programme scope), `$page`, `$url`, `$steps`; a step's `value` also `$headers` and `$cookies`.
+    package static let variables = ["channel", "date", "details", "detail", "page", "url", "steps", "headers", "cookies"]
 
     /// True when each day needs reading on its own: its request differs from one day to the
     /// next, or one answer lists several days and the filters pick the day with `$date`. Else
     /// the one answer is read once, not once per day.
     package var readsEachDay: Bool {
-        if request.usesDate { return true }
+        if request.usesDate || request.templates.contains(where: \.usesDayWord) { return true }
         var texts = [programme?.source ?? ""]
         switch items {
         case .jq(let filter): texts.append(filter.source)
@@ -175,5 +239,6 @@ package struct SiteRequest: Sendable {
 
     package var templates: [SiteTemplate] { [url] + headers.map(\.value) + (body.map { [$0] } ?? []) }
     package var usesDate: Bool { templates.contains(where: \.usesDate) }
+    package var stepNames: Set<String> { templates.reduce(into: []) { $0.formUnion($1.stepNames) } }
     package var usesChannel: Bool { templates.contains(where: \.usesChannel) }
 }

@@ -3,35 +3,44 @@ import GuideCore
 
 /// A URL, header or body of a site recipe with placeholders:
 /// - `{channel}`: the channel's site id; `{channel.NAME}`: one part of a composite id, named
-///   by the recipe's `channel_parts` (`Sydney#ABC1` with `[region, id]`: `{channel.region}`);
+///   by the recipe's `channel_parts` (`Sydney#ABC1` with `[region, id]`: `{channel.region}`),
+///   or else an attribute of the channel's entry in its channel list (`{channel.lang}`);
 /// - `{date:FORMAT}`, `{date+N:FORMAT}`, `{date-N:FORMAT}`: the day asked (N days later or
 ///   earlier) in the recipe's time zone, written with `yyyy`, `yy`, `MM`, `M`, `dd`, `d`, `EEE`
 ///   (Mon), `EEEE` (Monday, or the recipe's `day_names`), `Z` (+0200), `ZZ` (+02:00) and literal
 ///   separators, or as `{date:unix}` / `{date:unix_ms}`, the day's first instant;
 /// - `{page}`: one of the recipe's `pages`; `{key}`: the item's key (programme details);
-///   `{session}`: the value the recipe's `session` request gave (a token), `{session.NAME}` one
-///   field of it when it gave an object; `{days_ahead}`: days from the run's today to the day
-///   asked (0 today, 1 tomorrow), for sites that name days that way.
+///   `{steps.NAME}`: the value the recipe's step NAME gave (a token), `{steps.NAME.FIELD}` one
+///   field of it when it gave an object; `{session}` and `{session.FIELD}` are the step named
+///   `session`; `{days_ahead}`: days from the run's today to the day asked (0 today, 1
+///   tomorrow), and `{day_word}` the recipe's `day_words` entry for it, for sites that name days
+///   that way.
 ///
 /// `{{` and `}}` write a literal brace (a JSON body: `{{"channel": "{channel}"}}`). In a URL
 /// every value is percent-encoded as one path segment or query value, unless its placeholder
 /// ends in `:raw` (`{channel:raw}`, `{channel.NAME:raw}`, `{key:raw}`: a value that is already
-/// a path or a whole URL); in a header or a body it is written as is. A template is checked
-/// when read, with the position of a fault.
+/// a path or a whole URL); in a header or a body it is written as is. The template's own text
+/// and raw values keep every character a URL may hold, `%XX` included; only what no URL can
+/// hold (a space, `[`, `|`, non-ASCII) is percent-encoded, since Foundation's `URL` and the
+/// HTTP client cannot carry it. A template is checked when read, with the position of a fault.
 package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     enum Part: Sendable, Hashable {
         case literal(String)
         /// The site id, or one named part of it; `raw`: written as it is, never percent-encoded.
         case channel(part: String?, raw: Bool)
+        /// `{channel.NAME}` for a NAME that is not a part: the channel list's attribute.
+        case channelAttribute(String, raw: Bool)
         case date(offset: Int, format: DateFormat)
         case page
         /// The item's key (programme details); `raw`: a path or a whole URL, written as it is.
         case key(raw: Bool)
-        case session
-        /// `{session.NAME}`: one field of the session's value.
-        case sessionField(String)
+        /// `{steps.NAME}` (`{session}`), or one field of its value (`{steps.NAME.FIELD}`);
+        /// `raw`: a path or a URL part, written as it is.
+        case step(String, field: String?, raw: Bool)
         /// `{days_ahead}`: days from the run's today to the day asked (0 today, 1 tomorrow).
         case daysAhead
+        /// `{day_word}`: the recipe's `day_words` entry for `days_ahead`.
+        case dayWord
     }
 
     enum DateFormat: Sendable, Hashable {
@@ -52,32 +61,40 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     package struct Values: Sendable {
         package var channel: String
         package var channelParts: [String: String]
+        /// The channel list's attributes of the channel (`lang`, `name`, `xmltv_id`, …).
+        package var channelAttributes: [String: String]
         package var day: Day
         package var zone: TimeZone
         package var page: String?
         package var key: String?
-        package var session: String?
-        package var sessionFields: [String: String]
+        /// The values the recipe's steps gave so far, by step name.
+        package var steps: [String: JSONValue]
         /// Monday first; nil: English.
         package var dayNames: [String]?
+        /// Today's, tomorrow's… names, for `{day_word}`.
+        package var dayWords: [String]
         /// The run's day, for `{days_ahead}`.
         package var today: Day?
 
         package init(
-            channel: String, channelParts: [String: String] = [:], day: Day, zone: TimeZone, page: String? = nil, key: String? = nil,
-            session: String? = nil, sessionFields: [String: String] = [:], dayNames: [String]? = nil, today: Day? = nil
+            channel: String, channelParts: [String: String] = [:], channelAttributes: [String: String] = [:], day: Day, zone: TimeZone,
+            page: String? = nil, key: String? = nil, steps: [String: JSONValue] = [:], dayNames: [String]? = nil, dayWords: [String] = [],
+            today: Day? = nil
         ) {
             self.channel = channel
             self.channelParts = channelParts
+            self.channelAttributes = channelAttributes
             self.day = day
             self.zone = zone
             self.page = page
             self.key = key
-            self.session = session
-            self.sessionFields = sessionFields
+            self.steps = steps
             self.dayNames = dayNames
+            self.dayWords = dayWords
             self.today = today
         }
+
+        var daysAhead: Int { day.days(since: today ?? day) }
     }
 
     package let description: String
@@ -100,25 +117,44 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     package var usesChannel: Bool { parts.contains { if case .channel = $0 { true } else { false } } }
     package var usesPage: Bool { parts.contains(.page) }
     package var usesKey: Bool { parts.contains { if case .key = $0 { true } else { false } } }
-    package var usesSession: Bool { parts.contains { if case .session = $0 { true } else if case .sessionField = $0 { true } else { false } } }
+    /// The steps whose values the template reads.
+    package var stepNames: Set<String> {
+        Set(parts.compactMap { if case .step(let name, _, _) = $0 { name } else { nil } })
+    }
+    /// The channel list attributes the template reads (`{channel.lang}`).
+    package var channelAttributes: Set<String> {
+        Set(parts.compactMap { if case .channelAttribute(let name, _) = $0 { name } else { nil } })
+    }
+    package var usesDayWord: Bool { parts.contains(.dayWord) }
 
-    /// The text for `values`; `escaping` percent-encodes each value (URLs).
+    /// The text for `values`; `escaping` (URLs) percent-encodes each value, and what no URL can hold.
     package func render(_ values: Values, escaping: Bool) -> String {
         var out = ""
         func value(_ text: String) {
             out += escaping ? QueryEncoding.escape(text) : text
         }
+        func raw(_ text: String) {
+            out += text
+        }
         for part in parts {
             switch part {
-            case .literal(let text): out += text
-            case .channel(let name, let raw):
+            case .literal(let text): raw(text)
+            case .channel(let name, let isRaw):
                 let text = name.map { values.channelParts[$0] ?? "" } ?? values.channel
-                if raw { out += text } else { value(text) }
-            case .daysAhead: out += String(values.day.days(since: values.today ?? values.day))
-            case .sessionField(let name): value(values.sessionFields[name] ?? "")
+                if isRaw { raw(text) } else { value(text) }
+            case .channelAttribute(let name, let isRaw):
+                let text = values.channelAttributes[name] ?? ""
+                if isRaw { raw(text) } else { value(text) }
+            case .daysAhead: out += String(values.daysAhead)
+            case .dayWord:
+                let index = values.daysAhead
+                value(values.dayWords.indices.contains(index) ? values.dayWords[index] : "")
+            case .step(let name, let field, let isRaw):
+                let stepValue = values.steps[name]
+                let text = (field.map { stepValue?[$0] } ?? stepValue).flatMap(Self.text) ?? ""
+                if isRaw { raw(text) } else { value(text) }
             case .page: value(values.page ?? "")
-            case .key(let raw): if raw { out += values.key ?? "" } else { value(values.key ?? "") }
-            case .session: value(values.session ?? "")
+            case .key(let isRaw): if isRaw { raw(values.key ?? "") } else { value(values.key ?? "") }
             case .date(let offset, let format):
                 let day = values.day.adding(days: offset)
                 switch format {
@@ -146,7 +182,7 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
                 }
             }
         }
-        return out
+        return escaping ? Self.urlSafe(out) : out
     }
 
     /// The day's first instant in `zone`, in seconds since 1970.
@@ -155,6 +191,41 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     static let englishDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// A step's value as template text: a string as it is, a number or boolean as JSON writes it.
+    static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number, .bool: value.jsonText
+        default: nil
+        }
+    }
+
+    /// `url` with what no URL can hold percent-encoded (a space, `[`, `|`, `"`, non-ASCII, a
+    /// `%` that starts no escape), and everything else, `%XX` escapes and an IPv6 host's
+    /// brackets included, as written. Escaped values hold neither, so this runs on the whole URL.
+    package static func urlSafe(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        // The authority runs from `://` to the next `/`, `?` or `#`: its brackets are an IPv6 host's.
+        var authority = 0..<0
+        if let scheme = url.range(of: "://") {
+            let start = url.utf8.distance(from: url.startIndex, to: scheme.upperBound)
+            let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+            authority = start..<end
+        }
+        var out = ""
+        out.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let isEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count && bytes[index + 1].isHexDigit && bytes[index + 2].isHexDigit
+            let isHostBracket = authority.contains(index) && (byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]"))
+            if isEscape || isHostBracket || (byte != UInt8(ascii: "%") && byte.isURLCharacter) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += String(format: "%%%02X", byte)
+            }
+        }
+        return out
+    }
 
     private static func padded(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
@@ -203,21 +274,30 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
         case "page": return .page
         case "key": return .key(raw: false)
         case "key:raw": return .key(raw: true)
-        case "session": return .session
+        case "session": return .step("session", field: nil, raw: false)
         case "days_ahead": return .daysAhead
+        case "day_word": return .dayWord
         default: break
         }
         if name.hasPrefix("session.") {
-            return .sessionField(String(name.dropFirst("session.".count)))
+            return .step("session", field: String(name.dropFirst("session.".count)), raw: false)
+        }
+        if name.hasPrefix("steps.") {
+            var reference = Substring(name.dropFirst("steps.".count))
+            let raw = reference.hasSuffix(":raw")
+            if raw { reference = reference.dropLast(":raw".count) }
+            let path = reference.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let step = path.first, !step.isEmpty, path.count == 1 || !path[1].isEmpty, !reference.contains(":") else {
+                throw .unknownPlaceholder(name: name, position: position)
+            }
+            return .step(step, field: path.count > 1 ? path[1] : nil, raw: raw)
         }
         if name.hasPrefix("channel.") {
             var part = String(name.dropFirst("channel.".count))
             let raw = part.hasSuffix(":raw")
             if raw { part.removeLast(":raw".count) }
-            guard channelParts.contains(part) else {
-                throw .unknownChannelPart(part, position: position, known: channelParts)
-            }
-            return .channel(part: part, raw: raw)
+            guard !part.isEmpty, !part.contains(":") else { throw .unknownPlaceholder(name: name, position: position) }
+            return channelParts.contains(part) ? .channel(part: part, raw: raw) : .channelAttribute(part, raw: raw)
         }
         guard name.hasPrefix("date") else { throw .unknownPlaceholder(name: name, position: position) }
         var rest = Substring(name.dropFirst(4))
@@ -277,7 +357,6 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
 /// Why a template was refused. Positions count characters from 1.
 package enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownPlaceholder(name: String, position: Int)
-    case unknownChannelPart(String, position: Int, known: [String])
     case unknownDatePattern(pattern: String, position: Int)
     case missingDateFormat(position: Int)
     case unclosedBrace(position: Int)
@@ -286,9 +365,7 @@ package enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertib
     package var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
-            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {channel.PART:raw}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {key:raw}, {session}, {session.NAME}, {days_ahead})"
-        case .unknownChannelPart(let part, let position, let known):
-            "{channel.\(part)} at position \(position) names no part of channel_parts (\(known.isEmpty ? "none are declared" : known.joined(separator: ", ")))"
+            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {channel.PART:raw}, {channel.ATTRIBUTE}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {key:raw}, {steps.NAME}, {steps.NAME.FIELD}, {steps.NAME:raw}, {session}, {session.FIELD}, {days_ahead}, {day_word})"
         case .unknownDatePattern(let pattern, let position):
             "unknown date pattern '\(pattern)' at position \(position) (known: yyyy, yy, MM, M, dd, d, EEE, EEEE, Z, ZZ; or unix, unix_ms)"
         case .missingDateFormat(let position):
@@ -307,5 +384,22 @@ extension Day {
         let days = CivilTime.epochSeconds(year: year, month: month, day: day) / 86_400
         // 1 January 1970 was a Thursday (3).
         return ((days + 3) % 7 + 7) % 7
+    }
+}
+
+extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+
+    /// RFC 3986's unreserved and reserved characters, less `[` and `]` (an IPv6 host's only).
+    var isURLCharacter: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "-._~:/?#@!$&'()*+,;=".utf8.contains(self)
+        }
     }
 }
