@@ -23,28 +23,59 @@ struct SourcesCommand: AsyncParsableCommand {
         var value: SiteCatalogue { SiteCatalogue(directory: URL(fileURLWithPath: catalogue, isDirectory: true)) }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The sites of the catalogue: channels, what their programmes give, and what each is."
+            abstract: "The sites of the catalogue: country, channels, what their programmes give, and what each is.",
+            discussion: """
+            Sorted by country, then name. What a site gives is what its recipe produced when run on \
+            its recordings (as `sources test` runs it): the programme keys beside start and title. \
+            Example: `tvguide sources list --country es --gives images,credits`.
+            """
         )
 
         @OptionGroup var catalogue: CatalogueOption
 
-        func run() throws {
-            let sites = catalogue.value.sites()
-            guard !sites.isEmpty else {
+        @Option(help: ArgumentHelp("Only sites of these countries (two-letter codes, comma-separated).", valueName: "codes"))
+        var country: String?
+
+        @Option(help: ArgumentHelp("Only sites whose programmes give all of these keys (comma-separated: images,credits,description…).", valueName: "keys"))
+        var gives: String?
+
+        func run() async throws {
+            let all = catalogue.value.sites()
+            guard !all.isEmpty else {
                 printError("error: no sites in \(catalogue.catalogue) (each is a folder with a site.yaml)")
                 throw Exit.invalid
             }
-            let width = sites.map(\.name.count).max() ?? 0
-            for site in sites {
-                let channels = (try? site.channels().count) ?? 0
-                let gives = SourcesCommand.fieldsGiven(by: site)
-                let name = site.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                print("\(name)  \(String(channels).leftPadded(5)) channel(s)  \(site.summary())")
-                if !gives.isEmpty { print(String(repeating: " ", count: width + 2) + "gives: " + gives.joined(separator: ", ")) }
+            let countries = Set(Self.words(country))
+            let wanted = Self.words(gives)
+            let known = Set(SiteProgrammeReader.keys)
+            if let unknown = wanted.first(where: { !known.contains($0) }) {
+                printError("error: --gives: '\(unknown)' is not a programme key (\(SiteProgrammeReader.keys.joined(separator: ", ")))")
+                throw Exit.invalid
             }
-            print("\(sites.count) site(s)")
+            var rows: [(site: SiteCatalogue.Site, country: String, result: SiteTests.Result)] = []
+            for site in all {
+                let code = site.country() ?? "-"
+                guard countries.isEmpty || countries.contains(code) else { continue }
+                let result = await SiteTests.run(site)
+                guard wanted.allSatisfy(result.gives.contains) else { continue }
+                rows.append((site, code, result))
+            }
+            rows.sort { ($0.country, $0.site.name) < ($1.country, $1.site.name) }
+            let width = rows.map(\.site.name.count).max() ?? 0
+            for row in rows {
+                let channels = (try? row.site.channels().count) ?? 0
+                let name = row.site.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("\(row.country)  \(name)  \(String(channels).leftPadded(5)) channel(s)  \(row.site.summary())")
+                let gives = row.result.gives.isEmpty ? "start, title only" : row.result.gives.joined(separator: ", ")
+                print(String(repeating: " ", count: width + 6) + "gives: " + gives + (row.result.passed ? "" : " (its tests fail: `tvguide sources test \(row.site.name)`)"))
+            }
+            print(rows.count == all.count ? "\(all.count) site(s)" : "\(rows.count) of \(all.count) site(s)")
+        }
+
+        private static func words(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         }
     }
 
@@ -134,14 +165,6 @@ struct SourcesCommand: AsyncParsableCommand {
             print("made \(folder.relativePath)/: site.yaml, tests.yaml, \(site).channels.xml, recordings/")
             print("next: save an answer of the site into recordings/, edit site.yaml and tests.yaml, then run `tvguide sources test \(site)`")
         }
-    }
-
-    /// The programme keys a site's tests expect: what the site gives.
-    static func fieldsGiven(by site: SiteCatalogue.Site) -> [String] {
-        guard let text = try? String(contentsOf: site.testsFile, encoding: .utf8) else { return [] }
-        let keys = ["title", "subtitle", "description", "categories", "images", "credits", "season", "episode", "rating",
-                    "star_rating", "url", "year", "date", "countries", "language", "new", "premiere", "last_chance", "stop"]
-        return keys.filter { text.contains(" \($0):") || text.contains("{ \($0):") || text.contains("{\($0):") }
     }
 }
 

@@ -52,6 +52,16 @@ struct SiteCatalogueTests {
         #expect(list.status == 0)
         #expect(list.stdout.contains("programacion-tv.elpais.com"))
         #expect(list.stdout.contains("gives: "))
+        // What a site gives is what its recipe produced on its recordings, not the words of its tests.
+        let spanish = try await CLI.run(["sources", "list", "--catalogue", Self.catalogue.path, "--country", "es", "--gives", "images,credits"])
+        #expect(spanish.status == 0, "\(spanish.stderr)")
+        let lines = spanish.stdout.split(separator: "\n")
+        let sites = lines.filter { $0.hasPrefix("es  ") }
+        #expect(!sites.isEmpty && sites.contains { $0.contains("programacion-tv.elpais.com") }, "\(spanish.stdout)")
+        #expect(lines.filter { $0.contains("gives: ") }.allSatisfy { $0.contains("images") && $0.contains("credits") && !$0.contains(" url,") })
+        #expect(lines.last?.hasSuffix("site(s)") == true && lines.last?.contains(" of ") == true)
+        let unknown = try await CLI.run(["sources", "list", "--catalogue", Self.catalogue.path, "--gives", "poster"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("'poster' is not a programme key"))
 
         let scratch = try Scratch()
         let made = try await CLI.run(["sources", "new", "tv.example.org", "--catalogue", scratch.url.path])
@@ -90,6 +100,29 @@ struct SiteCatalogueTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("PASS  tv.example.com"))
         #expect(run.stdout.contains("✓ images") && run.stdout.contains("✓ episode"))
+    }
+
+    /// docs/sources.md's recipes for harder sites: each subsection is a catalogue folder whose
+    /// files are its code blocks (named after the language), and each must pass as written.
+    @Test("every example of 'Recipes for harder sites' passes as written")
+    func harderSiteExamples() async throws {
+        let docs = try String(contentsOf: Self.repository.appendingPathComponent("docs/sources.md"), encoding: .utf8)
+        let start = try #require(docs.range(of: "### Recipes for harder sites"))
+        let end = try #require(docs.range(of: "### Why jq"))
+        let examples = docs[start.upperBound..<end.lowerBound].components(separatedBy: "\n#### ").dropFirst()
+        try #require(examples.count >= 6)
+        let scratch = try Scratch()
+        for (index, example) in examples.enumerated() {
+            let files = Self.codeBlocks(in: example).compactMap { block -> (String, String)? in
+                let words = block.language.split(separator: " ")
+                return words.count == 2 ? (String(words[1]), block.text) : nil
+            }
+            #expect(files.contains { $0.0 == "site.yaml" } && files.contains { $0.0 == "tests.yaml" }, "example \(index + 1) lacks a recipe or tests")
+            for (path, text) in files { try scratch.write("example-\(index + 1)/\(path)", text) }
+        }
+        let run = try await CLI.run(["sources", "test", "--catalogue", scratch.url.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasSuffix("\(examples.count) passed, 0 failed\n"), "\(run.stdout)")
     }
 
     static func codeBlocks(in text: String) -> [(language: String, text: String)] {

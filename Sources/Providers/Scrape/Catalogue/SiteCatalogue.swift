@@ -47,6 +47,11 @@ package struct SiteCatalogue: Sendable {
         package func summary() -> String {
             (try? tree())?["description"]?.scalar ?? ""
         }
+
+        /// The site's country (`country:` in the recipe, a two-letter code), lower case; nil when not said.
+        package func country() -> String? {
+            (try? tree())?["country"]?.scalar?.lowercased()
+        }
     }
 
     package var directory: URL

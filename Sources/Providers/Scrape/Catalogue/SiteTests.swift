@@ -29,6 +29,8 @@ package enum SiteTests {
         package var fields: [(name: String, passed: Bool)]
         /// What differed, one line each.
         package var failures: [String]
+        /// The programme keys beside `start` and `title` that the recipe produced on its recordings, sorted.
+        package var gives: [String]
         package var passed: Bool { failures.isEmpty && !fields.isEmpty }
 
         package var json: JSONValue {
@@ -36,6 +38,7 @@ package enum SiteTests {
                 "site": .string(site), "passed": .bool(passed),
                 "fields": .object(Dictionary(fields.map { ($0.name, JSONValue.bool($0.passed)) }, uniquingKeysWith: { a, b in a })),
                 "failures": .array(failures.map(JSONValue.string)),
+                "gives": .array(gives.map(JSONValue.string)),
             ])
         }
     }
@@ -99,6 +102,9 @@ package enum SiteTests {
         }
         if let expected = testCase["error"]?.scalar {
             tally.fail("error", "\(label): expected an error containing '\(expected)', got \(result.programmes.count) programme(s)")
+        }
+        for programme in result.programmes {
+            if case .object(let fields) = programme.recipeObject { tally.gives.formUnion(fields.keys) }
         }
         if let url = testCase["url"]?.scalar {
             let actual = result.urls.first?.absoluteString ?? "nothing"
@@ -191,6 +197,7 @@ package enum SiteTests {
         var order: [String] = []
         var passedByField: [String: Bool] = [:]
         var failures: [String] = []
+        var gives: Set<String> = []
 
         mutating func check(_ field: String, _ ok: Bool, _ message: @autoclosure () -> String) {
             if passedByField[field] == nil { order.append(field) }
@@ -203,7 +210,8 @@ package enum SiteTests {
         }
 
         var result: Result {
-            Result(site: site, fields: order.map { ($0, passedByField[$0] ?? false) }, failures: failures)
+            Result(site: site, fields: order.map { ($0, passedByField[$0] ?? false) }, failures: failures,
+                   gives: gives.subtracting(["start", "title"]).sorted())
         }
     }
 }

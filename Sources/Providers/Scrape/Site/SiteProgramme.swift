@@ -4,17 +4,20 @@ import GuideCore
 /// A programme object, as a recipe's `programme` filter gives it, made into a `Programme`.
 ///
 /// Keys (docs/sources.md has the table): `start`, `title` (required); `stop`, `duration`;
-/// `subtitle`, `description`; `categories`, `keywords`; `images` (relative URLs resolved against
-/// the answer's); `credits` ({role: names}, an actor `{name, character, guest}`); `season`, `episode`; `rating`, `star_rating`; `url`,
+/// `subtitle`, `description`; `categories`, `keywords`; `images` and `icons` (relative URLs
+/// resolved against the answer's); `credits` ({role: names}, an actor `{name, character, guest}`); `season`, `episode`; `rating`, `star_rating`; `url`,
 /// `year`, `date`, `countries`, `language`; `new`, `premiere`, `last_chance`; `kind`. A key
 /// starting with `_` is the recipe's own (a join key) and ignored; any other key is an error,
 /// so a typo never drops a field silently.
-struct SiteProgrammeReader {
-    static let keys: [String] = [
-        "start", "stop", "duration", "title", "subtitle", "description", "categories", "keywords", "images", "credits",
+package struct SiteProgrammeReader {
+    package static let keys: [String] = [
+        "start", "stop", "duration", "title", "subtitle", "description", "categories", "keywords", "images", "icons", "credits",
         "season", "episode", "rating", "star_rating", "url", "year", "date", "countries", "language",
         "new", "premiere", "last_chance", "kind",
     ]
+
+    /// `ImageRef.kind` of a programme object's `icons`.
+    static let iconKind = "icon"
 
     let channel: String
     let source: String
@@ -59,8 +62,11 @@ struct SiteProgrammeReader {
         if !categories.isEmpty { programme.categories = categories.map { LocalizedText($0) } }
         let keywords = Self.strings(fields["keywords"]).map(Self.oneLine).filter { !$0.isEmpty }
         if !keywords.isEmpty { programme.keywords = keywords.map { LocalizedText($0) } }
-        let images = Self.strings(fields["images"]).compactMap(resolve)
-        if !images.isEmpty { programme.images = images.map { ImageRef(url: $0) } }
+        // XMLTV has both: with icons beside them, images are written as <image> (a poster) and
+        // icons as <icon> (a thumbnail); alone, images stay <icon>, which every player reads.
+        let icons = Self.strings(fields["icons"]).compactMap(resolve).map { ImageRef(url: $0, kind: Self.iconKind) }
+        let images = Self.strings(fields["images"]).compactMap(resolve).map { ImageRef(url: $0, xmltvImage: icons.isEmpty ? nil : true) }
+        if !(images + icons).isEmpty { programme.images = images + icons }
         let urls = Self.strings(fields["url"]).compactMap(resolve)
         if !urls.isEmpty { programme.urls = urls }
         programme.credits = try Self.credits(fields["credits"])
@@ -255,7 +261,7 @@ struct SiteProgrammeReader {
     static func suggestion(for key: String) -> String? {
         let aliases = [
             "desc": "description", "sub_title": "subtitle", "episode_title": "subtitle", "category": "categories",
-            "image": "images", "icon": "images", "poster": "images", "end": "stop", "begin": "start", "rating_star": "star_rating",
+            "image": "images", "icon": "icons", "thumbnail": "icons", "poster": "images", "end": "stop", "begin": "start", "rating_star": "star_rating",
             "country": "countries", "actors": "credits", "director": "credits", "length": "duration", "lang": "language",
         ]
         return aliases[key] ?? Suggestion.closest(to: key, among: keys)
@@ -276,7 +282,11 @@ extension Programme {
         if let synopsis { fields["description"] = .string(synopsis) }
         if let categories { fields["categories"] = .array(categories.map { .string($0.value) }) }
         if let keywords { fields["keywords"] = .array(keywords.map { .string($0.value) }) }
-        if let images { fields["images"] = .array(images.map { .string($0.url) }) }
+        if let images {
+            let posters = images.filter { $0.kind != SiteProgrammeReader.iconKind }, icons = images.filter { $0.kind == SiteProgrammeReader.iconKind }
+            if !posters.isEmpty { fields["images"] = .array(posters.map { .string($0.url) }) }
+            if !icons.isEmpty { fields["icons"] = .array(icons.map { .string($0.url) }) }
+        }
         if let urls { fields["url"] = .array(urls.map { .string($0) }) }
         if let credits {
             var roles: [String: [JSONValue]] = [:]
