@@ -60,7 +60,9 @@ let package = Package(
             name: "CLibJQ",
             providers: [.apt(["libjq-dev"])]
         ),
-        .target(name: "XMLTV", dependencies: ["GuideCore", "CLibXML2"],
+        // Gzip in memory and streamed, on zlib (Foundation on Linux has no compression).
+        .target(name: "GzipCodec", dependencies: ["GuideCore", "CLibXML2"], swiftSettings: strictImports),
+        .target(name: "XMLTV", dependencies: ["GuideCore", "GzipCodec", "CLibXML2"],
                 path: "Sources/Providers/XMLTV", swiftSettings: strictImports),
         .target(name: "MiGuiaTV", dependencies: ["GuideCore"],
                 path: "Sources/Providers/MiGuiaTV", swiftSettings: strictImports),
@@ -70,7 +72,7 @@ let package = Package(
                 path: "Sources/Providers/TheTVDB", swiftSettings: strictImports),
         // Sources described in YAML: site recipes (HTML/XML with XPath, JSON with jq), their catalogue
         // in sources/ and its recorded tests; the older scrape and json-feed types.
-        .target(name: "Scrape", dependencies: ["GuideCore", "GuideConfig", "CLibXML2", "CLibJQ"],
+        .target(name: "Scrape", dependencies: ["GuideCore", "GuideConfig", "GzipCodec", "CLibXML2", "CLibJQ"],
                 path: "Sources/Providers/Scrape", swiftSettings: strictImports),
         // Snapshots in PostgreSQL for replicas: one transaction per build, NOTIFY when `latest` moves, the builder lock.
         .target(name: "GuideStorePostgres", dependencies: [
@@ -82,7 +84,7 @@ let package = Package(
         ], swiftSettings: strictImports),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
-            "GuideCore", "GuideConfig", "GuideTransport", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer", "GuideStorePostgres",
+            "GuideCore", "GuideConfig", "GuideTransport", "GzipCodec", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer", "GuideStorePostgres",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         // `tvguide serve`: the JSON API, the web guide, iCalendar feeds and metrics over the in-memory guide.
@@ -150,7 +152,7 @@ let package = Package(
                     swiftSettings: strictImports),
         .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "GuideCore", "TestSupport"],
                     swiftSettings: strictImports),
-        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GuideCore", "GuideTransport", "TestSupport"],
+        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GzipCodec", "GuideCore", "GuideTransport", "TestSupport"],
                     swiftSettings: strictImports),
         .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideCore", "GuideTransport", "TestSupport"],
                     swiftSettings: strictImports),
@@ -177,7 +179,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         .testTarget(name: "GuideServerTests", dependencies: [
-            "GuideServer", "GuideCore", "XMLTV", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
+            "GuideServer", "GuideCore", "GzipCodec", "XMLTV", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,4 +1,5 @@
 import Foundation
+import GzipCodec
 @testable import GuideServer
 import Hummingbird
 import NIOConcurrencyHelpers

@@ -119,7 +119,7 @@ struct SiteRecipeEngineTests {
         var values = SiteTemplate.Values(channel: "1873/programme ln24", day: Day(year: 2026, month: 10, day: 25), zone: madrid,
                                          steps: ["session": .object(["token": .string("t0k")])], today: Day(year: 2026, month: 10, day: 23))
         let template = try SiteTemplate("https://x.es/{channel:raw}/{date:EEE}-{date:EEEE}/{date:yyyy-MM-dd}T00:00{date:ZZ}/{date+1:Z}?d={days_ahead}&t={session.token}")
-        #expect(template.render(values, escaping: true) == "https://x.es/1873/programme%20ln24/Sun-Sunday/2026-10-25T00:00+02:00/+0100?d=2&t=t0k")
+        #expect(template.render(values, escaping: true) == "https://x.es/1873/programme%20ln24/Sun-Sunday/2026-10-25T00:00%2B02:00/%2B0100?d=2&t=t0k")
         values.dayNames = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]
         #expect(try SiteTemplate("{date:EEEE}").render(values, escaping: false) == "domingo")
         #expect(try SiteTemplate("{channel}").render(values, escaping: true) == "1873%2Fprogramme%20ln24")

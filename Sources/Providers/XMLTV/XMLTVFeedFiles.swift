@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GzipCodec
 
 /// A guide's XMLTV document written to a file and its gzip to another, in one pass: the server
 /// serves feeds from files rather than from memory, and a feed is hundreds of megabytes.

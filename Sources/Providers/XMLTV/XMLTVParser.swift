@@ -1,6 +1,7 @@
 import CLibXML2
 import Foundation
 import GuideCore
+import GzipCodec
 
 /// Reads XMLTV with libxml2's streaming `xmlTextReader`: one node at a time, never the whole tree,
 /// so a 25 MB guide costs little more memory than the programmes it yields.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GuideCore
+import GzipCodec
 import GuideServer
 import Logging
 import NIOCore

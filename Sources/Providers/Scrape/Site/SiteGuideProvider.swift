@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GzipCodec
 
 /// A guide read from a site through a `SiteRecipe` (`type: site`, or `site: NAME` from the
 /// catalogue in `sources/`).
@@ -452,13 +453,18 @@ package struct SiteGuideProvider: GuideProvider {
         let transport = transport
         let requestHeaders = headers
         let cookies = cookies
+        let site = recipe.site
         let response = try await memo.response(for: key) {
-            let response = if request.method == "POST" {
+            var response = if request.method == "POST" {
                 try await transport.post(url, headers: requestHeaders, body: Data((body ?? "").utf8))
             } else {
                 try await transport.get(url, headers: requestHeaders)
             }
             await cookies.store(response.headers["set-cookie"], from: url)
+            // A file served gzip-compressed without a Content-Encoding (`epg.xml.gz`) is read as its content.
+            if Gzip.isCompressed(response.body) {
+                response.body = try Gzip.decompress(response.body, name: "\(site): \(URLRedaction.redacted(url))")
+            }
             return response
         }
         return (response, sent)

@@ -174,7 +174,8 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
                         case .weekdayLong: out += (values.dayNames ?? Self.englishDays)[day.weekdayFromMonday]
                         case .offset, .offsetColon:
                             let seconds = values.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(Self.midnight(day, values.zone))))
-                            let sign = seconds < 0 ? "-" : "+"
+                            // In a URL a bare `+` reads as a space: the sign is encoded as any value is.
+                            let sign = seconds < 0 ? "-" : escaping ? "%2B" : "+"
                             let hours = Self.padded(abs(seconds) / 3_600, 2), minutes = Self.padded(abs(seconds) % 3_600 / 60, 2)
                             out += sign + hours + (piece == .offsetColon ? ":" : "") + minutes
                         }

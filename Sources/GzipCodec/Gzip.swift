@@ -5,7 +5,7 @@ import GuideCore
 /// Gzip in memory (an `.xml.gz` file, an HTTP body, the served `/xmltv.xml.gz`), on zlib:
 /// Foundation on Linux has no compression, and libxml2 only decompresses files it opens itself.
 package enum Gzip {
-    static func isCompressed(_ data: Data) -> Bool {
+    package static func isCompressed(_ data: Data) -> Bool {
         data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
     }
 
