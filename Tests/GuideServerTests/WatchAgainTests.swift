@@ -1,4 +1,5 @@
 import Foundation
+import GzipCodec
 import GuideConfig
 import GuideCore
 @testable import GuideServer

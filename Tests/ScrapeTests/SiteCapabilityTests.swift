@@ -114,6 +114,24 @@ struct SiteCapabilityTests {
         ])
     }
 
+    @Test("a computed step may give an empty text; a case may give the lang of a channel the lists lack")
+    func emptyComputedStep() async throws {
+        try await Self.expectPasses([
+            "site.yaml": """
+            site: x.test
+            steps: { path: { value: 'if $channel.lang == "en" then "en/" else "" end' } }
+            url: "https://x.test/{steps.path:raw}tvguide/{channel}/day.json"
+            items: .items[]
+            """,
+            "x.test.channels.xml": #"<channels><channel site="x.test" site_id="1" lang="ar" xmltv_id="One.eg">One</channel></channels>"#,
+            "recordings/day.json": #"{"items": [{"start": "2026-10-25T06:00:00Z", "title": "News"}]}"#,
+            "tests.yaml": """
+            - { channel: "1", date: 2026-10-25, responses: { "https://x.test/tvguide/1/day.json": recordings/day.json }, count: 1 }
+            - { channel: "1254", lang: en, date: 2026-10-25, responses: { "https://x.test/en/tvguide/1254/day.json": recordings/day.json }, count: 1 }
+            """,
+        ])
+    }
+
     @Test("a step's request may use only the steps before it")
     func stepOrder() async throws {
         let result = try await Self.run([
@@ -211,6 +229,18 @@ struct SiteCapabilityTests {
               programmes: [{ title: Night }, { title: Late, stop: 2026-10-25T23:10:00Z }]
             """,
         ])
+    }
+
+    @Test("keep: starts_on_day over a window of two days reads the one answer once per day")
+    func keepStartsOnDayOverWindow() async throws {
+        let recipe = SiteRecipe(
+            site: "x.test", format: .json, request: SiteRequest(url: try SiteTemplate("https://x.test/week.json")), items: .jq(try JQFilter(".items[]", variables: SiteRecipe.variables)),
+            programme: nil, timezone: .gmt, keep: .startsOnDay)
+        let week = #"{"items": [{"start": "2026-10-25T06:00:00Z", "title": "Sunday"}, {"start": "2026-10-26T06:00:00Z", "title": "Monday"}, {"start": "2026-10-27T06:00:00Z", "title": "Tuesday"}]}"#
+        let provider = SiteGuideProvider(id: "x", recipe: recipe, channels: [Channel(id: "1", name: "One")], transport: PageTransport(page: Data(week.utf8)))
+        let window = DateInterval(start: try #require(ISOTime.parse("2026-10-25T00:00:00Z")), duration: 2 * 86_400)
+        let programmes = try await provider.schedule(for: ChannelRef(id: "One", providerID: "1"), in: window)
+        #expect(programmes.map(\.title) == ["Sunday", "Monday"])
     }
 
     @Test("day_words name days from today; literal URL characters are kept, values encoded")

@@ -75,7 +75,9 @@ package enum SiteTests {
             return
         }
         let language = testCase["lang"]?.scalar
+        // A case may name a channel the lists lack; its `lang` is then the channel's only attribute.
         let listed = channels.first { $0.siteID == siteID && (language == nil || $0.language == language) }
+            ?? language.map { SiteChannel(siteID: siteID, xmltvID: nil, name: siteID, language: $0, attributes: ["lang": $0]) }
         let xmltvID = listed?.xmltvID ?? siteID
         let known = listed.map { [Channel(id: siteID, name: $0.name, language: $0.language)] } ?? []
         // `today` (default: the case's date) is the run's day, for `{days_ahead}`.

@@ -196,7 +196,7 @@ package struct SiteGuideProvider: GuideProvider {
             for (index, item) in items.enumerated() {
                 var itemVariables = variables
                 if recipe.details.contains(where: { $0.scope == .programme }) {
-                    itemVariables["detail"] = .value(try await programmeDetails(for: item, values: values))
+                    itemVariables["detail"] = .value(try await programmeDetails(for: item, values: values, variables: variables))
                 }
                 let objects: [JSONValue]
                 if let filter = recipe.programme {
@@ -294,13 +294,13 @@ package struct SiteGuideProvider: GuideProvider {
         throw SiteProgrammeReader.Failure(reason: "start \(ISOTime.format(programme.start)) of '\(programme.title)' is decades away from the page's day \(day): \(hint)")
     }
 
-    private func programmeDetails(for item: JSONValue, values: SiteTemplate.Values) async throws -> JSONValue {
+    private func programmeDetails(for item: JSONValue, values: SiteTemplate.Values, variables: [String: JQInput]) async throws -> JSONValue {
         var fields: [String: JSONValue] = [:]
         for detail in recipe.details where detail.scope == .programme {
             guard let keyFilter = detail.key else { continue }
             let keys: [JSONValue]
             do {
-                keys = try keyFilter.run(.value(item))
+                keys = try keyFilter.run(.value(item), variables)
             } catch {
                 throw ProviderError.malformed("\(recipe.site): details.\(detail.name).key: \(error)")
             }
@@ -339,7 +339,9 @@ package struct SiteGuideProvider: GuideProvider {
                 throw ProviderError.malformed("\(recipe.site): \(label): \(error)")
             }
         }
-        guard value.isObject || SiteProgrammeReader.text(value).map({ !$0.isEmpty }) == true else {
+        // A computed step may give an empty text (the empty branch of a conditional URL part);
+        // a request's step giving one has missed its token.
+        guard value.isObject || SiteProgrammeReader.text(value).map({ !$0.isEmpty || step.request == nil }) == true else {
             let filter = step.value.map { "the value filter '\($0.source)'" } ?? "the answer"
             throw ProviderError.malformed("\(recipe.site): \(label): \(filter) gave nothing from \(source)")
         }

@@ -210,10 +210,11 @@ package struct SiteRecipe: Sendable {
     package static let variables = ["channel", "date", "details", "detail", "page", "url", "steps", "headers", "cookies"]
 
     /// True when each day needs reading on its own: its request differs from one day to the
-    /// next, or one answer lists several days and the filters pick the day with `$date`. Else
+    /// next, or one answer lists several days and the filters (or `keep`) pick the day. Else
     /// the one answer is read once, not once per day.
     package var readsEachDay: Bool {
-        if request.usesDate || request.templates.contains(where: \.usesDayWord) { return true }
+        // keep: starts_on_day picks each day's programmes out of the one answer.
+        if request.usesDate || request.templates.contains(where: \.usesDayWord) || keep == .startsOnDay { return true }
         var texts = [programme?.source ?? ""]
         switch items {
         case .jq(let filter): texts.append(filter.source)
