@@ -69,9 +69,9 @@ enum ScrapeSources {
             }
             fields[field] = path
         }
-        let url: URLTemplate
+        let url: SiteTemplate
         do {
-            url = try URLTemplate(try options.string("url"))
+            url = try SiteTemplate(shorthandURL: try options.string("url"))
         } catch let error as ConfigError {
             throw error
         } catch {
@@ -83,7 +83,7 @@ enum ScrapeSources {
             timezone: try options.string("timezone", default: JSONFeedRecipe.defaultTimeZone))
         do {
             try recipe.validate()
-        } catch let error as JSONFeedRecipeError {
+        } catch {
             // Point at the value at fault, not at the provider.
             let location: SourceLocation? = switch error {
             case .missingField: options.location(of: "fields")
@@ -94,8 +94,6 @@ enum ScrapeSources {
             case .unknownTimeZone: options.location(of: "timezone")
             }
             throw .invalidValue("provider '\(settings.id)': \(error)", location ?? settings.location)
-        } catch {
-            throw .invalidValue("provider '\(settings.id)': \(error)", settings.location)
         }
         return recipe
     }

@@ -22,7 +22,7 @@ struct JSONFeedProviderTests {
         _ url: String, items: String = "data.programmes", fields: [JSONFeedRecipe.Field: String] = isoFields,
         timeFormat: JSONFeedRecipe.TimeFormat = .iso8601, channels: [Channel] = channels, transport: any HTTPTransport
     ) throws -> JSONFeedGuideProvider {
-        let recipe = JSONFeedRecipe(url: try URLTemplate(url), items: items, fields: fields, timeFormat: timeFormat)
+        let recipe = JSONFeedRecipe(url: try SiteTemplate(shorthandURL: url), items: items, fields: fields, timeFormat: timeFormat)
         return JSONFeedGuideProvider(id: providerID, recipe: recipe, channels: channels, transport: transport)
     }
 
@@ -250,7 +250,7 @@ struct JSONFeedProviderTests {
     func foundButUnreadable() async throws {
         let transport = StaticTransport(#"{"data": {"programmes": [{"begin": "2026-10-24T20:00:00+02:00", "name": "A", "genre": {"name": "Cine"}}]}}"#)
         let feed = JSONFeedGuideProvider(
-            id: "feed", recipe: JSONFeedRecipe(url: try URLTemplate("http://feed.test/{date:yyyy-MM-dd}/{channel}"), items: "data.programmes",
+            id: "feed", recipe: JSONFeedRecipe(url: try SiteTemplate(shorthandURL: "http://feed.test/{date:yyyy-MM-dd}/{channel}"), items: "data.programmes",
                                                fields: [.start: "begin", .title: "name", .category: "genre"]),
             channels: [], transport: transport)
         _ = try await feed.schedule(for: Self.la1, in: Self.saturday)

@@ -13,7 +13,7 @@ struct JSONFeedRecipeTests {
         timeFormat: JSONFeedRecipe.TimeFormat = .iso8601,
         timezone: String = JSONFeedRecipe.defaultTimeZone
     ) throws -> JSONFeedRecipe {
-        JSONFeedRecipe(url: try URLTemplate(url), items: items, fields: fields, timeFormat: timeFormat, timezone: timezone)
+        JSONFeedRecipe(url: try SiteTemplate(shorthandURL: url), items: items, fields: fields, timeFormat: timeFormat, timezone: timezone)
     }
 
     @Test("the brief's example is valid, in every time format")
@@ -102,40 +102,48 @@ struct JSONFeedRecipeTests {
 
     @Test("paths follow keys and array indexes; a miss says where it stopped")
     func pathResolution() throws {
-        let document = try JSONDecoder().decode(FeedJSON.self, from: Data(#"""
-        {"result": [{"channel": "la1", "events": [{"title": "Telediario", "genres": ["Informativos"]}]}], "count": 1}
-        """#.utf8))
+        let document = #"""
+        {"result": [{"channel": "la1", "events": [{"title": "Telediario", "genres": ["Informativos"], "start": "2026-10-24T21:00:00+02:00"}]}], "count": 1}
+        """#
+        let read = try programmes(items: "result[0].events", fields: [.start: "start", .title: "title", .category: "$.genres[0]"], in: document)
+        #expect(read.map(\.["title"]) == [.string("Telediario")])
+        #expect(read.map(\.["categories"]) == [.array([.string("Informativos")])])
+        #expect(try programmes(items: "$", fields: [.start: "$", .title: "$"], in: #"["Telediario"]"#).first?["title"] == .string("Telediario"))
 
-        #expect(try FeedPath("result[0].events[0].title").resolve(in: document).get() == .string("Telediario"))
-        #expect(try FeedPath("$.result[0].events[0].genres[0]").resolve(in: document).get() == .string("Informativos"))
-        #expect(try FeedPath("$").resolve(in: document).get() == document)
-        #expect(try FeedPath("count").resolve(in: document).get() == .number(1))
-
-        let missingKey = try #require(FeedPath("result[0].programmes").resolve(in: document).failure)
-        #expect(missingKey.sentence(document: "the response") == "'result[0]' has no key 'programmes' (its keys: channel, events)")
-        let shortArray = try #require(FeedPath("result[3]").resolve(in: document).failure)
-        #expect(shortArray.sentence(document: "the response") == "'result' has no element [3] (an array of 1)")
-        let notAnObject = try #require(FeedPath("count.value").resolve(in: document).failure)
-        #expect(notAnObject.sentence(document: "the response") == "'count' is a number, not an object with key 'value'")
-        let notAnArray = try #require(FeedPath("[0]").resolve(in: document).failure)
-        #expect(notAnArray.sentence(document: "the item") == "the item is an object, not an array to take [0] from")
-        let missingAtTop = try #require(FeedPath("data.programmes").resolve(in: document).failure)
-        #expect(missingAtTop.sentence(document: "the response") == "the response has no key 'data' (its keys: count, result)")
+        #expect(try failure(items: "result[0].programmes", in: document)
+            == "items 'result[0].programmes' not found: 'result[0]' has no key 'programmes' (its keys: channel, events)")
+        #expect(try failure(items: "result[3]", in: document) == "items 'result[3]' not found: 'result' has no element [3] (an array of 1)")
+        #expect(try failure(items: "count.value", in: document) == "items 'count.value' not found: 'count' is a number, not an object with key 'value'")
+        #expect(try failure(items: "count", in: document) == "items 'count' is a number, not an array")
+        #expect(try failure(items: "data.programmes", in: document) == "items 'data.programmes' not found: the response has no key 'data' (its keys: count, result)")
+        #expect(try failure(items: "result", fields: [.start: "[0]", .title: "title"], in: document)
+            == "result[0]: field 'start' (path '[0]') is missing: the item is an object, not an array to take [0] from")
     }
 
-    @Test("JSON values keep their kind: booleans are not numbers, whole numbers print without a fraction")
-    func jsonValues() throws {
-        let document = try JSONDecoder().decode(FeedJSON.self, from: Data(#"[true, 0, 24, 2.5, "x", null, {}, []]"#.utf8))
-        #expect(document == .array([.bool(true), .number(0), .number(24), .number(2.5), .string("x"), .null, .object([:]), .array([])]))
-        #expect(FeedJSON.number(24).text == "24")
-        #expect(FeedJSON.number(2.5).text == "2.5")
-        #expect(FeedJSON.bool(true).text == nil)
+    @Test("the compiled recipe is a site recipe: the URL, the zone and the time format carry over")
+    func compiledRecipe() throws {
+        let site = try recipe(timeFormat: .clock("HH:mm"), timezone: "Atlantic/Canary").compile()
+        #expect(site.format == .json)
+        #expect(site.request.url.description == "http://127.0.0.1:8080/guide/{channel}/{date:yyyy-MM-dd}.json")
+        #expect(site.timezone.identifier == "Atlantic/Canary")
+        #expect(site.times.description == "HH:mm")
+        #expect(site.programme == nil)
     }
-}
 
-extension Result {
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
+    /// The programme objects the compiled filter gives for `document`.
+    private func programmes(items: String, fields: [JSONFeedRecipe.Field: String], in document: String) throws -> [JSONValue] {
+        guard case .jq(let filter) = try recipe(items: items, fields: fields).compile().items else { return [] }
+        return try filter.run(.json(Data(document.utf8)))
+    }
+
+    /// The message the compiled filter stops with on `document`; nil when it reads it.
+    private func failure(items: String, fields: [JSONFeedRecipe.Field: String] = [.start: "begin", .title: "name"], in document: String) throws -> String? {
+        guard case .jq(let filter) = try recipe(items: items, fields: fields).compile().items else { return nil }
+        do {
+            _ = try filter.run(.json(Data(document.utf8)))
+            return nil
+        } catch .runtime(let message) {
+            return message
+        }
     }
 }

@@ -2,7 +2,10 @@ import Foundation
 import GuideCore
 
 /// A guide read from a JSON API described by a `JSONFeedRecipe` (`type: json-feed`), so that
-/// tvguide can use a user's own scraping server or a new site without new code.
+/// tvguide can use a user's own scraping server or a new site without new code. The recipe is
+/// compiled to a site recipe, whose jq filter, programme reader and times read each page; what
+/// stays here is json-feed's own promise, that an optional field it cannot read is left out
+/// rather than failing the item, and its report of fields found in no item.
 ///
 /// A schedule fetches the recipe's URL once per day of the window (days in the recipe's time
 /// zone) when the URL has a `{date:…}`, once otherwise, with `{channel}` set to the channel's
@@ -22,7 +25,7 @@ package struct JSONFeedGuideProvider: GuideProvider {
     package let recipe: JSONFeedRecipe
     private let channelList: [Channel]
     private let transport: any HTTPTransport
-    private let compiled: Result<CompiledJSONFeedRecipe, JSONFeedRecipeError>
+    private let compiled: Result<SiteRecipe, JSONFeedRecipeError>
     private let tally = FeedTally()
 
     /// - Parameter channels: the channels the feed serves, under the ids `{channel}` takes.
@@ -41,27 +44,27 @@ package struct JSONFeedGuideProvider: GuideProvider {
     /// The programmes of `channel.providerID` that overlap `window`, under `channel.id`, sorted by
     /// start; an airing listed on two pages (one that crosses midnight) is kept once.
     package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let compiled: CompiledJSONFeedRecipe
-        switch self.compiled {
-        case .success(let value): compiled = value
+        let site: SiteRecipe
+        switch compiled {
+        case .success(let value): site = value
         case .failure(let error): throw ProviderError.notConfigured("json-feed \(id): \(error)")
         }
-        guard recipe.url.usesChannel || channelList.count <= 1 else {
+        guard site.request.usesChannel || channelList.count <= 1 else {
             throw ProviderError.notConfigured("json-feed \(id): the url has no {channel} placeholder, so it cannot tell \(channelList.count) channels apart")
         }
-        let pages = try pages(in: window, zone: compiled.times.zone.zone, channel: channel.providerID)
+        let pages = try pages(in: window, site: site, channel: channel.providerID)
         let bodies = await fetch(pages.map(\.url))
 
         var programmes: [Programme] = []
         var starts: Set<Date> = []
-        var stats = FeedTally.Counts(fields: compiled.fields.map(\.0))
+        var stats = FeedTally.Counts(fields: JSONFeedRecipe.Field.allCases.filter { recipe.fields[$0] != nil })
         var failures: [(Page, ProviderError)] = []
         for (page, body) in zip(pages, bodies) {
             // A day that fails (a 404, a page whose layout changed) leaves its gap to the next
             // provider; the other days are kept. A changed layout fails the channel all the same
             // when it is every day's.
             do {
-                let read = try read(try body.get(), page: page, compiled: compiled, channel: channel.id, stats: &stats)
+                let read = try read(try body.get(), page: page, site: site, channel: channel.id, stats: &stats)
                 stats.pages += 1
                 for programme in read where starts.insert(programme.start).inserted { programmes.append(programme) }
             } catch let error as CancellationError {
@@ -107,17 +110,20 @@ package struct JSONFeedGuideProvider: GuideProvider {
     }
 
     struct Page {
-        /// The URL's day; nil when the URL has no date.
-        var day: Day?
+        /// The URL's day, or the window's first when the URL has no date.
+        var day: Day
+        /// True when the URL has the day in it, so messages name the page by its day.
+        var dated: Bool
         var url: URL
         /// How messages name the page: its day, or nothing when there is one page.
-        var label: String { day.map { "\($0): " } ?? "" }
+        var label: String { dated ? "\(day): " : "" }
     }
 
-    private func pages(in window: DateInterval, zone: TimeZone, channel: String) throws -> [Page] {
+    private func pages(in window: DateInterval, site: SiteRecipe, channel: String) throws -> [Page] {
+        let zone = site.timezone
         let first = Day(window.start, in: zone)
-        guard recipe.url.usesDate else {
-            return try [Page(day: nil, url: url(day: first, channel: channel))]
+        guard site.request.usesDate else {
+            return try [Page(day: first, dated: false, url: url(site, day: first, channel: channel))]
         }
         // The window's end is exclusive: a window ending at midnight does not reach the next day.
         let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
@@ -127,12 +133,13 @@ package struct JSONFeedGuideProvider: GuideProvider {
         }
         return try (0..<count).map { offset in
             let day = first.adding(days: offset)
-            return Page(day: day, url: try url(day: day, channel: channel))
+            return Page(day: day, dated: true, url: try url(site, day: day, channel: channel))
         }
     }
 
-    private func url(day: Day, channel: String) throws -> URL {
-        guard let url = recipe.url.url(day: day, channel: channel) else {
+    private func url(_ site: SiteRecipe, day: Day, channel: String) throws -> URL {
+        let values = SiteTemplate.Values(channel: channel, day: day, zone: site.timezone)
+        guard let url = URL(string: site.request.url.render(values, escaping: true)) else {
             throw ProviderError.notConfigured("json-feed \(id): no URL from '\(recipe.url)' for channel '\(channel)'")
         }
         return url
@@ -156,48 +163,61 @@ package struct JSONFeedGuideProvider: GuideProvider {
         }
     }
 
-    private func read(_ body: Data, page: Page, compiled: CompiledJSONFeedRecipe, channel: String,
-                      stats: inout FeedTally.Counts) throws -> [Programme] {
-        let document: FeedJSON
+    private func read(_ body: Data, page: Page, site: SiteRecipe, channel: String, stats: inout FeedTally.Counts) throws -> [Programme] {
+        guard case .jq(let filter) = site.items else { preconditionFailure("a json-feed compiles to a jq items filter") }
+        let objects: [JSONValue]
         do {
-            document = try JSONDecoder().decode(FeedJSON.self, from: body)
-        } catch let error as DecodingError {
-            throw ProviderError.htmlPage(in: body, contentType: nil, expected: "JSON", source: page.day.map(\.description) ?? URLRedaction.redacted(page.url))
-                ?? ProviderError.malformed("\(page.label)\(DecodingErrorDescription(error))")
+            objects = try filter.run(.json(body))
+        } catch {
+            switch error {
+            case .input(let message):
+                throw ProviderError.htmlPage(in: body, contentType: nil, expected: "JSON", source: page.dated ? page.day.description : URLRedaction.redacted(page.url))
+                    ?? ProviderError.malformed("\(page.label)the response is not JSON: \(message)")
+            case .runtime(let message):
+                // The filter's own messages, which name the path and the item.
+                throw ProviderError.malformed("\(page.label)\(message)")
+            default:
+                throw ProviderError.malformed("\(page.label)\(error)")
+            }
         }
-        let items: [FeedJSON]
-        switch compiled.items.resolve(in: document) {
-        case .success(.array(let elements)):
-            items = elements
-        case .success(let other):
-            throw ProviderError.malformed("\(page.label)items '\(compiled.items)' is \(other.kind), not an array")
-        case .failure(let miss):
-            throw ProviderError.malformed("\(page.label)items '\(compiled.items)' not found: \(miss.sentence(document: "the response"))")
-        }
-        stats.rows += items.count
-        if items.isEmpty { stats.emptyPages += 1 }
+        stats.rows += objects.count
+        if objects.isEmpty { stats.emptyPages += 1 }
 
-        var times = compiled.times.page(day: page.day)
-        return try items.enumerated().map { index, item in
-            var row = FeedRow(item: item, fields: compiled.fields)
-            let place = "\(page.label)\(compiled.items)[\(index)]"
-            let startValue = try row.required(.start, at: place)
-            guard let start = times.start(startValue) else {
-                throw ProviderError.malformed("\(place): field 'start' (path '\(row.path(.start))', time_format \(recipe.timeFormat)): \(startValue.excerpt) is not a time")
+        let reader = SiteProgrammeReader(channel: channel, source: id, base: nil)
+        var times = SiteDayTimes(format: site.times, zone: site.timezone, day: page.day)
+        var programmes: [Programme] = []
+        programmes.reserveCapacity(objects.count)
+        for object in objects {
+            guard case .object(let given) = object else { preconditionFailure("the json-feed filter gives objects") }
+            var fields = given
+            var item = FeedItem(fields)
+            // A stop that cannot be read leaves the programme without one, where the site engine
+            // would fail the item: the field map promises that of every optional field.
+            let stopValue = fields.removeValue(forKey: "stop")
+            var probe = times
+            guard let startValue = fields["start"], probe.start(startValue) != nil else {
+                throw ProviderError.malformed("\(page.label)\(item.place): field 'start' (path '\(recipe.fields[.start] ?? "")', time_format \(recipe.timeFormat)): \(item.startExcerpt) is not a time")
             }
-            let titleValue = try row.required(.title, at: place)
-            guard let title = FeedRow.line(titleValue) else {
-                throw ProviderError.malformed("\(place): field 'title' (path '\(row.path(.title))'): \(titleValue.excerpt) is not text")
+            var programme: Programme
+            do {
+                programme = try reader.programme(.object(fields), times: &times)
+            } catch {
+                throw ProviderError.malformed("\(page.label)\(item.place): \(error.reason)")
             }
-            var programme = Programme(channel: channel, start: start, title: title, source: id)
-            programme.stop = row.optional(.stop) { times.stop($0, after: start) }
-            programme.subtitle = row.optional(.subtitle, FeedRow.line)
-            programme.synopsis = row.optional(.description, FeedRow.paragraph)
-            programme.categories = row.optional(.category, FeedRow.categories)
-            programme.episode = row.optional(.episode, FeedRow.episode)
-            stats.record(row)
-            return programme
+            if let stopValue {
+                if let stop = times.stop(stopValue, after: programme.start), stop > programme.start {
+                    programme.stop = stop
+                } else {
+                    item.unreadable[.stop] = stopValue.kindName
+                }
+            }
+            if let onscreen = fields["_onscreen"]?.string {
+                programme.episode = Episode(season: programme.episode?.season, number: programme.episode?.number, onscreen: onscreen)
+            }
+            stats.record(item)
+            programmes.append(programme)
         }
+        return programmes
     }
 
     /// An airing without a stop is kept when it starts inside the window, as `TimeWindow` does.
@@ -207,109 +227,31 @@ package struct JSONFeedGuideProvider: GuideProvider {
     }
 }
 
-/// One item and the recipe's field paths, remembering which fields gave a value.
-struct FeedRow {
-    let item: FeedJSON
-    let fields: [(JSONFeedRecipe.Field, FeedPath)]
-    private(set) var present: Set<JSONFeedRecipe.Field> = []
-    /// Fields whose path found something, readable or not.
-    private(set) var found: Set<JSONFeedRecipe.Field> = []
-    /// Fields found but not readable, with what was found there.
-    private(set) var unreadable: [JSONFeedRecipe.Field: String] = [:]
+/// What the filter said of one item beside its programme: where it is, and which optional
+/// fields it had and could not read.
+struct FeedItem {
+    let place: String
+    let startExcerpt: String
+    let found: Set<JSONFeedRecipe.Field>
+    var unreadable: [JSONFeedRecipe.Field: String]
 
-    init(item: FeedJSON, fields: [(JSONFeedRecipe.Field, FeedPath)]) {
-        self.item = item
-        self.fields = fields
-    }
-
-    func path(_ field: JSONFeedRecipe.Field) -> String {
-        fields.first { $0.0 == field }.map { $0.1.description } ?? ""
-    }
-
-    /// The value of a required field, null and empty strings counting as missing.
-    mutating func required(_ field: JSONFeedRecipe.Field, at place: String) throws -> FeedJSON {
-        guard let path = fields.first(where: { $0.0 == field })?.1 else {
-            preconditionFailure("a compiled recipe maps its required fields")
+    init(_ fields: [String: JSONValue]) {
+        place = fields["_place"]?.string ?? ""
+        startExcerpt = fields["_start"]?.string ?? ""
+        var found: Set<JSONFeedRecipe.Field> = [.start, .title]
+        if case .array(let names)? = fields["_found"] {
+            for case .string(let name) in names { if let field = JSONFeedRecipe.Field(rawValue: name) { found.insert(field) } }
         }
-        switch path.resolve(in: item) {
-        case .success(let value) where !Self.isEmpty(value):
-            present.insert(field)
-            return value
-        case .success(let value):
-            throw ProviderError.malformed("\(place): field '\(field)' (path '\(path)') is \(value.excerpt)")
-        case .failure(let miss):
-            throw ProviderError.malformed("\(place): field '\(field)' (path '\(path)') is missing: \(miss.sentence(document: "the item"))")
+        self.found = found
+        var unreadable: [JSONFeedRecipe.Field: String] = [:]
+        if case .object(let kinds)? = fields["_unreadable"] {
+            for (name, kind) in kinds { if let field = JSONFeedRecipe.Field(rawValue: name), let kind = kind.string { unreadable[field] = kind } }
         }
+        self.unreadable = unreadable
     }
 
-    /// The field read with `parse`; nil when it is not mapped, missing, empty or unreadable.
-    mutating func optional<Value>(_ field: JSONFeedRecipe.Field, _ parse: (FeedJSON) -> Value?) -> Value? {
-        guard let path = fields.first(where: { $0.0 == field })?.1,
-              case .success(let value) = path.resolve(in: item), !Self.isEmpty(value)
-        else { return nil }
-        found.insert(field)
-        guard let parsed = parse(value) else {
-            unreadable[field] = value.kind
-            return nil
-        }
-        present.insert(field)
-        return parsed
-    }
-
-    private static func isEmpty(_ value: FeedJSON) -> Bool {
-        switch value {
-        case .null: true
-        case .string(let text): text.allSatisfy(\.isWhitespace)
-        default: false
-        }
-    }
-
-    /// Text on one line: runs of white space, line breaks included, become one space.
-    static func line(_ value: FeedJSON) -> String? {
-        guard let text = value.text else { return nil }
-        let words = text.split(whereSeparator: \.isWhitespace)
-        return words.isEmpty ? nil : words.joined(separator: " ")
-    }
-
-    /// Text as written, trimmed; a synopsis keeps its paragraphs.
-    static func paragraph(_ value: FeedJSON) -> String? {
-        let text = value.text?.trimmingCharacters(in: .whitespacesAndNewlines)
-        return text?.isEmpty == false ? text : nil
-    }
-
-    /// A string, or the strings of an array.
-    static func categories(_ value: FeedJSON) -> [LocalizedText]? {
-        let values: [FeedJSON]
-        if case .array(let elements) = value { values = elements } else { values = [value] }
-        let names = values.compactMap(line)
-        return names.isEmpty ? nil : names.map { LocalizedText($0) }
-    }
-
-    /// `S02E05` / `T2 E5` / `2x05` (season and number), a bare number (the number), other text
-    /// as on-screen numbering only, or an object with `season` and `episode` or `number`.
-    static func episode(_ value: FeedJSON) -> Episode? {
-        switch value {
-        case .number(let number) where number >= 1 && number == number.rounded():
-            return Episode(number: Int(number))
-        case .string(let raw):
-            let text = raw.trimmingCharacters(in: .whitespaces)
-            if let number = Int(text), number >= 1 { return Episode(number: number) }
-            if let match = text.wholeMatch(of: /[SsTt](\d{1,4})\s*[EeCc](\d{1,5})/) ?? text.wholeMatch(of: /(\d{1,4})[xX](\d{1,5})/) {
-                return Episode(season: Int(match.1), number: Int(match.2), onscreen: text)
-            }
-            return text.isEmpty ? nil : Episode(onscreen: text)
-        case .object(let members):
-            let season = members["season"].flatMap(wholeNumber)
-            let number = (members["episode"] ?? members["number"]).flatMap(wholeNumber)
-            return season == nil && number == nil ? nil : Episode(season: season, number: number)
-        default:
-            return nil
-        }
-    }
-
-    private static func wholeNumber(_ value: FeedJSON) -> Int? {
-        value.text.flatMap { Int($0) }
-    }
+    /// The fields that gave the programme a value.
+    var present: Set<JSONFeedRecipe.Field> { found.subtracting(unreadable.keys) }
 }
 
 /// What a provider's schedules read, for the run report.
@@ -333,13 +275,12 @@ private actor FeedTally {
             self.fields = fields
         }
 
-        mutating func record(_ row: FeedRow) {
-            for field in row.present { present[field, default: 0] += 1 }
-            for field in row.found { found[field, default: 0] += 1 }
-            unreadable.merge(row.unreadable) { first, _ in first }
+        mutating func record(_ item: FeedItem) {
+            for field in item.present { present[field, default: 0] += 1 }
+            for field in item.found { found[field, default: 0] += 1 }
+            unreadable.merge(item.unreadable) { first, _ in first }
         }
     }
-
     private(set) var counts = Counts(fields: [])
 
     func add(_ more: Counts) {

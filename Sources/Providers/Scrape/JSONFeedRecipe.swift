@@ -15,6 +15,9 @@ import GuideCore
 /// Paths are keys joined with dots, with `[n]` to pick an array element (`result[0].events`,
 /// `genres[0]`); `$` alone is the whole response in `items` (a feed that is a bare array) and the
 /// item itself in a field's path (an item that is a bare string).
+///
+/// It is shorthand for a site recipe: `compile()` writes the field map as one jq filter that
+/// finds the items and maps each to a programme object, and the site engine reads the rest.
 package struct JSONFeedRecipe: Sendable, Hashable {
     /// What an item can give a programme.
     package enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -70,7 +73,8 @@ package struct JSONFeedRecipe: Sendable, Hashable {
 
     package static let defaultTimeZone = "Europe/Madrid"
 
-    package var url: URLTemplate
+    /// A shorthand URL (`SiteTemplate(shorthandURL:)`).
+    package var url: SiteTemplate
     /// The path to the array of items.
     package var items: String
     /// The path of each field inside an item.
@@ -80,7 +84,7 @@ package struct JSONFeedRecipe: Sendable, Hashable {
     /// calendar days the URL's `{date:…}` names.
     package var timezone: String
 
-    package init(url: URLTemplate, items: String, fields: [Field: String], timeFormat: TimeFormat = .iso8601,
+    package init(url: SiteTemplate, items: String, fields: [Field: String], timeFormat: TimeFormat = .iso8601,
                 timezone: String = JSONFeedRecipe.defaultTimeZone) {
         self.url = url
         self.items = items
@@ -92,52 +96,137 @@ package struct JSONFeedRecipe: Sendable, Hashable {
     /// Checks everything that can be checked without fetching: the required fields are mapped,
     /// every path is well formed, the time format and the time zone are known, and a clock time
     /// format has a `{date:…}` in the URL to say which day it is.
-    package func validate() throws {
+    package func validate() throws(JSONFeedRecipeError) {
         _ = try compile()
     }
 
-    func compile() throws(JSONFeedRecipeError) -> CompiledJSONFeedRecipe {
-        let itemsPath: FeedPath
+    /// The site recipe this one is shorthand for. Its items filter gives one programme object per
+    /// item, with the recipe's own keys beside the programme's (`_place` names the item in
+    /// messages, `_found` and `_unreadable` say which optional fields it had), and stops with the
+    /// filter's own json-feed messages when the layout does not fit the paths.
+    package func compile() throws(JSONFeedRecipeError) -> SiteRecipe {
+        let itemSteps: [JSONValue]
         do {
-            itemsPath = try FeedPath(items)
+            itemSteps = try Self.steps(of: items)
         } catch {
             throw .badPath(key: "items", path: items, reason: error.reason)
         }
-        var paths: [(Field, FeedPath)] = []
+        var mapped: [(Field, [JSONValue])] = []
         for field in Field.allCases {
             guard let text = fields[field] else {
                 if field.isRequired { throw .missingField(field) }
                 continue
             }
             do {
-                paths.append((field, try FeedPath(text)))
+                mapped.append((field, try Self.steps(of: text)))
             } catch {
                 throw .badPath(key: "fields.\(field)", path: text, reason: error.reason)
             }
         }
         guard let zone = TimeZone(identifier: timezone) else { throw .unknownTimeZone(timezone) }
-        let times: FeedTimeParser.Format
+        let times: SiteTimeFormat
         switch timeFormat {
         case .iso8601: times = .iso8601
         case .unix: times = .unix
         case .clock(let pattern):
             do {
-                times = .clock(try FeedClockPattern(pattern))
-            } catch {
+                try Self.checkClock(pattern)
+                times = .pattern(try SiteTimePattern(pattern))
+            } catch let error as JSONFeedSyntaxError {
                 throw .badTimeFormat(pattern, reason: error.reason)
+            } catch {
+                throw .badTimeFormat(pattern, reason: "\(error)")
             }
             guard url.usesDate else { throw .clockWithoutDate(pattern) }
         }
-        return CompiledJSONFeedRecipe(items: itemsPath, fields: paths, times: FeedTimeParser(format: times, zone: FeedZone(zone)))
+        let filter: JQFilter
+        do {
+            filter = try JQFilter(JSONFeedFilter.source(items: items, steps: itemSteps, fields: mapped.map { ($0.0, fields[$0.0]!, $0.1) }),
+                                  variables: SiteRecipe.variables)
+        } catch {
+            preconditionFailure("the generated json-feed filter does not compile: \(error)")
+        }
+        return SiteRecipe(site: "json-feed", format: .json, request: SiteRequest(url: url), items: .jq(filter), programme: nil,
+                          times: times, timezone: zone)
+    }
+
+    /// A path's steps as jq reads them: a key is a string, an index a number; none for `$`.
+    static func steps(of text: String) throws(JSONFeedSyntaxError) -> [JSONValue] {
+        if text == "$" { return [] }
+        let body = text.hasPrefix("$.") ? Substring(text.dropFirst(2)) : text.hasPrefix("$[") ? text.dropFirst() : Substring(text)
+        guard !body.isEmpty else { throw JSONFeedSyntaxError(reason: "it is empty") }
+        var steps: [JSONValue] = []
+        var key = ""
+        var afterIndex = false
+        var characters = body.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case ".":
+                if key.isEmpty && !afterIndex { throw JSONFeedSyntaxError(reason: "an empty key before a '.'") }
+                if !key.isEmpty { steps.append(.string(key)) }
+                key = ""
+                afterIndex = false
+            case "[":
+                if !key.isEmpty { steps.append(.string(key)) }
+                key = ""
+                var digits = ""
+                var closed = false
+                while let next = characters.next() {
+                    if next == "]" { closed = true; break }
+                    digits.append(next)
+                }
+                guard closed else { throw JSONFeedSyntaxError(reason: "a '[' without its ']'") }
+                guard let index = Int(digits), index >= 0, digits.allSatisfy(\.isASCII) else {
+                    throw JSONFeedSyntaxError(reason: "'[\(digits)]' is not an array index such as [0]")
+                }
+                steps.append(.number(Double(index)))
+                afterIndex = true
+            case "]":
+                throw JSONFeedSyntaxError(reason: "a ']' without its '['")
+            default:
+                if afterIndex { throw JSONFeedSyntaxError(reason: "a key right after ']' needs a '.' before it") }
+                key.append(character)
+            }
+        }
+        if !key.isEmpty {
+            steps.append(.string(key))
+        } else if !afterIndex {
+            throw JSONFeedSyntaxError(reason: "it ends with '.'")
+        }
+        return steps
+    }
+
+    /// json-feed's clock patterns are a narrower language than site recipes' (`H`, `m` and `s`,
+    /// the hour and minutes once each), and say so in its own words.
+    static func checkClock(_ text: String) throws(JSONFeedSyntaxError) {
+        let characters = Array(text)
+        var counts: [Character: Int] = [:]
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            guard character.isLetter else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < characters.count, characters[end] == character { end += 1 }
+            guard "Hms".contains(character) else {
+                throw JSONFeedSyntaxError(reason: "unknown letter '\(character)' (H hours, m minutes, s seconds)")
+            }
+            guard end - index <= 2 else { throw JSONFeedSyntaxError(reason: "'\(String(characters[index..<end]))' has too many letters") }
+            counts[character, default: 0] += 1
+            index = end
+        }
+        for letter in ["H", "m"] as [Character] where counts[letter, default: 0] != 1 {
+            throw JSONFeedSyntaxError(reason: "it needs '\(letter)' exactly once")
+        }
+        if counts["s", default: 0] > 1 { throw JSONFeedSyntaxError(reason: "it has 's' more than once") }
     }
 }
 
-/// A recipe with its paths parsed and its time zone loaded, ready to read responses.
-struct CompiledJSONFeedRecipe: Sendable {
-    var items: FeedPath
-    /// The mapped fields in `Field.allCases` order.
-    var fields: [(JSONFeedRecipe.Field, FeedPath)]
-    var times: FeedTimeParser
+/// Why a path or a clock pattern of a recipe is not well formed.
+struct JSONFeedSyntaxError: Error {
+    var reason: String
 }
 
 /// Why a json-feed recipe cannot run, named with its providers.yaml keys.

@@ -12,7 +12,7 @@ import GuideCore
 package struct ScrapeAudienceProvider: AudienceProvider {
     package let id: String
     package let recipe: ScrapeRecipe
-    private let template: URLTemplate
+    private let template: SiteTemplate
     private let transport: any HTTPTransport
     private let resolveChannel: @Sendable (String) -> String?
     private let extractors: ExtractorPool

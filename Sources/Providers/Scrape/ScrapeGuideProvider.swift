@@ -12,7 +12,7 @@ package struct ScrapeGuideProvider: GuideProvider {
     package let id: String
     package let recipe: ScrapeRecipe
     private let channelList: [Channel]
-    private let template: URLTemplate
+    private let template: SiteTemplate
     private let transport: any HTTPTransport
     private let extractors: ExtractorPool
     /// The zone of the site's days and clock times.

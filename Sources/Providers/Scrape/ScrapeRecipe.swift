@@ -65,7 +65,7 @@ package struct ScrapeRecipe: Sendable, Hashable {
         }
     }
 
-    /// A `URLTemplate`: `{date:FORMAT}` and, for guides, `{channel}`.
+    /// A shorthand URL (`SiteTemplate(shorthandURL:)`): `{date:FORMAT}` and, for guides, `{channel}`.
     package var url: String
     /// nil detects the page's encoding (`encoding: auto`; see `PageEncoding.detect`).
     package var encoding: PageEncoding?
@@ -121,9 +121,9 @@ package struct ScrapeRecipe: Sendable, Hashable {
     }
 
     /// `url` parsed.
-    func urlTemplate() throws(ScrapeRecipeError) -> URLTemplate {
+    func urlTemplate() throws(ScrapeRecipeError) -> SiteTemplate {
         do {
-            return try URLTemplate(url)
+            return try SiteTemplate(shorthandURL: url)
         } catch {
             throw .invalidURLTemplate(template: url, reason: String(describing: error))
         }

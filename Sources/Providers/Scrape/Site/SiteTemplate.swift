@@ -188,7 +188,7 @@ package struct SiteTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// The day's first instant in `zone`, in seconds since 1970.
     static func midnight(_ day: Day, _ zone: TimeZone) -> Int {
-        FeedZone(zone).instants(on: day, second: 0).first ?? CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)
+        SiteZone(zone).instants(on: day, second: 0).first ?? CivilTime.epochSeconds(year: day.year, month: day.month, day: day.day)
     }
 
     static let englishDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

@@ -176,7 +176,7 @@ package struct SiteTimePatternError: Error, Sendable, Hashable, CustomStringConv
 /// clock shows that time, so `23:30` then `00:15` crosses midnight.
 struct SiteDayTimes {
     let format: SiteTimeFormat
-    let zone: FeedZone
+    let zone: SiteZone
     let day: Day
     private var previousStart: Int?
     /// Days past the page's day that the listing has reached, so a long page keeps rolling over.
@@ -184,7 +184,7 @@ struct SiteDayTimes {
 
     init(format: SiteTimeFormat, zone: TimeZone, day: Day) {
         self.format = format
-        self.zone = FeedZone(zone)
+        self.zone = SiteZone(zone)
         self.day = day
     }
 
@@ -214,7 +214,7 @@ struct SiteDayTimes {
             return (Int((format == .unix ? number : number / 1_000).rounded(.down)), carried)
         case .iso8601:
             guard let text = value.string else { return nil }
-            return FeedTimeParser(format: .iso8601, zone: zone).iso8601(text).map { (Int($0.timeIntervalSince1970), carried) }
+            return zone.iso8601(text).map { (Int($0.timeIntervalSince1970), carried) }
         case .pattern(let pattern):
             guard let text = value.string, let reading = pattern.read(text) else { return nil }
             if pattern.hasDay {

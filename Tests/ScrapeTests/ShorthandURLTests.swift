@@ -3,15 +3,15 @@ import GuideCore
 import Scrape
 import Testing
 
-@Suite("URL templates")
-struct URLTemplateTests {
+@Suite("Shorthand recipes' URLs")
+struct ShorthandURLTests {
     @Test("every date pattern, padded and unpadded", arguments: [
         (Day(year: 2026, month: 3, day: 7), "http://h/2026/26/03/3/07/7"),
         (Day(year: 2026, month: 11, day: 25), "http://h/2026/26/11/11/25/25"),
         (Day(year: 2005, month: 1, day: 1), "http://h/2005/05/01/1/01/1"),
     ])
     func datePatterns(day: Day, expected: String) throws {
-        let template = try URLTemplate("http://h/{date:yyyy}/{date:yy}/{date:MM}/{date:M}/{date:dd}/{date:d}")
+        let template = try SiteTemplate(shorthandURL: "http://h/{date:yyyy}/{date:yy}/{date:MM}/{date:M}/{date:dd}/{date:d}")
         #expect(template.url(day: day, channel: nil)?.absoluteString == expected)
     }
 
@@ -22,13 +22,13 @@ struct URLTemplateTests {
         ("http://h/?dia={date:d.M.yy}&x=1", "http://h/?dia=25.10.26&x=1"),
     ])
     func separators(text: String, expected: String) throws {
-        let url = try URLTemplate(text).url(day: Day(year: 2026, month: 10, day: 25), channel: nil)
+        let url = try SiteTemplate(shorthandURL: text).url(day: Day(year: 2026, month: 10, day: 25), channel: nil)
         #expect(url?.absoluteString == expected)
     }
 
     @Test("{channel} is escaped as one path segment: slashes, spaces, plus signs and accents too")
     func channelEscaping() throws {
-        let template = try URLTemplate("http://127.0.0.1:8080/guide/{channel}/{date:yyyy-MM-dd}.json")
+        let template = try SiteTemplate(shorthandURL: "http://127.0.0.1:8080/guide/{channel}/{date:yyyy-MM-dd}.json")
         let url = template.url(day: Day(year: 2026, month: 10, day: 25), channel: "Canal Sur/Andalucía+HD")
         #expect(url?.absoluteString == "http://127.0.0.1:8080/guide/Canal%20Sur%2FAndaluc%C3%ADa%2BHD/2026-10-25.json")
         #expect(template.url(day: Day(year: 2026, month: 10, day: 25), channel: "la1")?.absoluteString
@@ -37,10 +37,10 @@ struct URLTemplateTests {
 
     @Test("usesChannel and usesDate say which placeholders a template has")
     func placeholdersUsed() throws {
-        let both = try URLTemplate("http://h/{channel}/{date:yyyy-MM-dd}")
-        let channelOnly = try URLTemplate("http://h/epg/{channel}.json")
-        let dateOnly = try URLTemplate("http://h/{date:dd-MM-yyyy}/")
-        let neither = try URLTemplate("http://h/all.json")
+        let both = try SiteTemplate(shorthandURL: "http://h/{channel}/{date:yyyy-MM-dd}")
+        let channelOnly = try SiteTemplate(shorthandURL: "http://h/epg/{channel}.json")
+        let dateOnly = try SiteTemplate(shorthandURL: "http://h/{date:dd-MM-yyyy}/")
+        let neither = try SiteTemplate(shorthandURL: "http://h/all.json")
 
         #expect(both.usesChannel && both.usesDate)
         #expect(channelOnly.usesChannel && !channelOnly.usesDate)
@@ -52,12 +52,12 @@ struct URLTemplateTests {
 
     @Test("a template with {channel} makes no URL without a channel")
     func channelRequired() throws {
-        let template = try URLTemplate("http://h/epg/{channel}.json")
+        let template = try SiteTemplate(shorthandURL: "http://h/epg/{channel}.json")
         #expect(template.url(day: Day(year: 2026, month: 10, day: 25), channel: nil) == nil)
     }
 
     @Test("bad templates are refused naming the placeholder and its position", arguments: [
-        ("http://h/{chanel}/x", URLTemplateError.unknownPlaceholder(name: "chanel", position: 10)),
+        ("http://h/{chanel}/x", ShorthandURLError.unknownPlaceholder(name: "chanel", position: 10)),
         ("http://h/{day:yyyy}", .unknownPlaceholder(name: "day:yyyy", position: 10)),
         ("http://h/{date:dd-MMM-yyyy}", .unknownDatePattern(pattern: "MMM", position: 19)),
         ("http://h/{date:yyy}", .unknownDatePattern(pattern: "yyy", position: 16)),
@@ -76,18 +76,18 @@ struct URLTemplateTests {
         ("ftp://h/{channel}", .notAURL("ftp://h/{channel}")),
         ("http:///{channel}", .notAURL("http:///{channel}")),
     ])
-    func badTemplates(text: String, expected: URLTemplateError) {
-        #expect(throws: expected) { try URLTemplate(text) }
+    func badTemplates(text: String, expected: ShorthandURLError) {
+        #expect(throws: expected) { try SiteTemplate(shorthandURL: text) }
     }
 
     @Test("the errors read as sentences that point at the problem")
     func errorDescriptions() {
-        #expect(URLTemplateError.unknownPlaceholder(name: "chanel", position: 10).description
+        #expect(ShorthandURLError.unknownPlaceholder(name: "chanel", position: 10).description
             == "unknown placeholder {chanel} at position 10 (known: {channel}, {date:FORMAT})")
-        #expect(URLTemplateError.unknownDatePattern(pattern: "MMM", position: 19).description
+        #expect(ShorthandURLError.unknownDatePattern(pattern: "MMM", position: 19).description
             == "unknown date pattern 'MMM' at position 19 (known: yyyy, yy, MM, M, dd, d)")
-        #expect(URLTemplateError.unclosedBrace(position: 10).description == "the { at position 10 is not closed")
-        #expect(URLTemplateError.missingDateFormat(position: 10).description
+        #expect(ShorthandURLError.unclosedBrace(position: 10).description == "the { at position 10 is not closed")
+        #expect(ShorthandURLError.missingDateFormat(position: 10).description
             == "{date} at position 10 needs a format, as in {date:yyyy-MM-dd}")
     }
 }

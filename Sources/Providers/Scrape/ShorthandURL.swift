@@ -1,59 +1,44 @@
 import Foundation
 import GuideCore
 
-/// A URL with placeholders, as recipes in providers.yaml write it:
-/// `https://www.formulatv.com/audiencias/{date:dd-MM-yyyy}/` or
-/// `http://127.0.0.1:8080/guide/{channel}/{date:yyyy-MM-dd}.json`.
-///
-/// - `{date:FORMAT}`: the day asked, written with `yyyy` (2026), `yy` (26), `MM` (03), `M` (3),
-///   `dd` (07), `d` (7); any other character that is not a letter is a literal separator
-///   (`{date:yyyy/MM/dd}` gives path segments). Several date placeholders may appear.
-/// - `{channel}`: the provider's own channel id, escaped strictly as one path segment (every
-///   byte but `A–Z a–z 0–9 - . _ ~`, so `/`, `+` and spaces too), as `QueryEncoding.escape` does.
-///
-/// Everything else is copied as written. The template is checked once, when it is made: a bad
-/// placeholder is a `URLTemplateError` naming it and its position, never a failure at fetch time.
-/// Filling it in is plain string building, with no `DateFormatter` involved.
-package struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
-    /// The template as written.
-    package let description: String
-    /// The same template in site recipes' richer language, whose parser and renderer it shares;
-    /// only `{channel}` and `{date:FORMAT}` with the six fields above are accepted here.
-    let template: SiteTemplate
-
-    /// Parses `text`; throws a `URLTemplateError` for an unknown placeholder or date pattern, a
-    /// brace without its partner, or a text that does not make an http(s) URL.
-    package init(_ text: String) throws {
-        description = text
+extension SiteTemplate {
+    /// The `url` of the shorthand recipes (`type: json-feed` and `type: scrape`), a site template
+    /// in a smaller language: `https://www.formulatv.com/audiencias/{date:dd-MM-yyyy}/` or
+    /// `http://127.0.0.1:8080/guide/{channel}/{date:yyyy-MM-dd}.json`.
+    ///
+    /// - `{date:FORMAT}`: the day asked, written with `yyyy` (2026), `yy` (26), `MM` (03), `M` (3),
+    ///   `dd` (07), `d` (7); any other character that is not a letter is a literal separator
+    ///   (`{date:yyyy/MM/dd}` gives path segments). Several date placeholders may appear.
+    /// - `{channel}`: the provider's own channel id, escaped strictly as one path segment (every
+    ///   byte but `A–Z a–z 0–9 - . _ ~`, so `/`, `+` and spaces too), as `QueryEncoding.escape` does.
+    ///
+    /// A bad placeholder is a `ShorthandURLError` naming it and its position in the shorthand's
+    /// own words, never a failure at fetch time.
+    package init(shorthandURL text: String) throws(ShorthandURLError) {
         do {
-            template = try SiteTemplate(text)
+            try self.init(text)
         } catch {
-            throw URLTemplateError(error)
+            throw ShorthandURLError(error)
         }
-        try Self.refuseRecipeOnlyParts(of: template)
+        try Self.refuseRecipeOnlyParts(of: self)
         // One sample is enough: the placeholders only ever produce unreserved characters and the
         // literal separators, so a valid sample means every filled-in URL is valid.
-        let sample = template.render(.init(channel: "channel", day: Day(year: 2026, month: 10, day: 25), zone: .gmt), escaping: true)
+        let sample = render(.init(channel: "channel", day: Day(year: 2026, month: 10, day: 25), zone: .gmt), escaping: true)
         guard let url = URL(string: sample), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host?.isEmpty == false
-        else { throw URLTemplateError.notAURL(text) }
+        else { throw ShorthandURLError.notAURL(text) }
     }
 
-    /// True when the template has a `{channel}` placeholder.
-    package var usesChannel: Bool { template.usesChannel }
-
-    /// True when the template has at least one `{date:…}` placeholder, so each day has its own URL.
-    package var usesDate: Bool { template.usesDate }
-
-    /// The URL for `day` and `channel`; nil when the template has `{channel}` and `channel` is nil.
+    /// The URL of a shorthand template for `day` and `channel`; nil when the template has
+    /// `{channel}` and `channel` is nil.
     package func url(day: Day, channel: String?) -> URL? {
         if usesChannel && channel == nil { return nil }
-        return URL(string: template.render(.init(channel: channel ?? "", day: day, zone: .gmt), escaping: true))
+        return URL(string: render(.init(channel: channel ?? "", day: day, zone: .gmt), escaping: true))
     }
 
-    /// Placeholders site recipes have and these templates do not (`{page}`, `{date+1:…}`,
+    /// Placeholders site recipes have and the shorthand does not (`{page}`, `{date+1:…}`,
     /// `{date:EEE}`…), refused with their position.
-    private static func refuseRecipeOnlyParts(of template: SiteTemplate) throws(URLTemplateError) {
+    private static func refuseRecipeOnlyParts(of template: SiteTemplate) throws(ShorthandURLError) {
         let placeholders = template.parts.filter { if case .literal = $0 { false } else { true } }
         for (part, brace) in zip(placeholders, template.placeholders) {
             switch part {
@@ -80,8 +65,8 @@ package struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a URL template was refused. Positions count characters from 1.
-package enum URLTemplateError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why a shorthand recipe's `url` was refused. Positions count characters from 1.
+package enum ShorthandURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `{name}` is neither `{channel}` nor `{date:FORMAT}`; `position` is that of its `{`.
     case unknownPlaceholder(name: String, position: Int)
     /// A run of letters in a date format that is not `yyyy`, `yy`, `MM`, `M`, `dd` or `d`
