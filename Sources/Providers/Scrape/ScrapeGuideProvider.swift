@@ -5,9 +5,11 @@ import GuideCore
 /// `produces: guide` recipe describes: `{channel}` in the URL is the provider's own channel id.
 ///
 /// Fields: `start` and `title` (essential), and `stop`, `subtitle`, `description`, `category`.
-/// Rows are read in page order; a start earlier than the previous row's is taken to be past
-/// midnight (a page covering 06:00 to 06:00), so it and the rows after it move to the next day.
-/// A missing `stop` is left to the normaliser, which takes the next programme's start.
+/// Rows are read with the scrape recipe language audiences share (`ScrapeExtractor`), then made
+/// programmes by the site engine's reader and times: in page order, a start earlier than the
+/// previous row's is past midnight (a page covering 06:00 to 06:00), so it and the rows after it
+/// move to the next day. A missing `stop` is left to the normaliser, which takes the next
+/// programme's start.
 package struct ScrapeGuideProvider: GuideProvider {
     package let id: String
     package let recipe: ScrapeRecipe
@@ -85,27 +87,39 @@ package struct ScrapeGuideProvider: GuideProvider {
         await tally.notes()
     }
 
+    /// The rows as site programme objects, read by the site engine's reader and page times, so a
+    /// scraped guide crosses midnight and the clock change as a site recipe's `H:mm` times do.
     private func makeProgrammes(from rows: [ScrapedRow], on day: Day, channel: String) -> [Programme] {
+        let reader = SiteProgrammeReader(channel: channel, source: id, base: nil)
+        var times = SiteDayTimes(format: .pattern(Self.clock), zone: timeZone, day: day)
         var programmes: [Programme] = []
         programmes.reserveCapacity(rows.count)
-        var pastMidnight = 0
-        var previousStart = Int.min
         for row in rows {
             // Essential fields: the extractor has thrown for any row without them.
-            guard let time = row.minutes("start"), let title = row.text("title") else { continue }
-            if time + pastMidnight < previousStart { pastMidnight += 1_440 }
-            let start = time + pastMidnight
-            previousStart = start
-            var programme = Programme(channel: channel, start: day.instant(atMinute: start, in: timeZone), title: title, source: id)
-            if let stopTime = row.minutes("stop") {
-                let stop = stopTime + pastMidnight
-                programme.stop = day.instant(atMinute: stop > start ? stop : stop + 1_440, in: timeZone)
-            }
-            programme.subtitle = row.text("subtitle")
-            programme.synopsis = row.text("description")
-            programme.categories = row.text("category").map { [LocalizedText($0)] }
+            guard let start = row.minutes("start"), let title = row.text("title") else { continue }
+            var object: [String: JSONValue] = ["start": Self.clockText(start), "title": .string(title)]
+            object["stop"] = row.minutes("stop").map(Self.clockText)
+            object["subtitle"] = row.text("subtitle").map(JSONValue.string)
+            object["description"] = row.text("description").map(JSONValue.string)
+            object["categories"] = row.text("category").map { .array([.string($0)]) }
+            // A parsed time is under 48:00, which the pattern reads, so no row fails here.
+            guard let programme = try? reader.programme(.object(object), times: &times) else { continue }
             programmes.append(programme)
         }
         return programmes
+    }
+
+    /// `ValueParser.time`'s minutes after midnight, hours 24–47 being the next day's.
+    private static let clock: SiteTimePattern = {
+        do {
+            return try SiteTimePattern("H:mm")
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    private static func clockText(_ minutes: Int) -> JSONValue {
+        let minute = minutes % 60
+        return .string("\(minutes / 60):\(minute < 10 ? "0" : "")\(minute)")
     }
 }
