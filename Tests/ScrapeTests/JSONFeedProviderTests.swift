@@ -229,6 +229,20 @@ struct JSONFeedProviderTests {
         ])
     }
 
+    @Test("a stop at or before its start is left out, as an unreadable optional field")
+    func stopNotAfterStart() async throws {
+        let body = #"""
+        {"data": {"programmes": [
+          {"begin": "2026-10-24T20:00:00+02:00", "end": "2026-10-24T20:00:00+02:00", "name": "A"},
+          {"begin": "2026-10-24T21:00:00+02:00", "end": "2026-10-24T20:30:00+02:00", "name": "B"}
+        ]}}
+        """#
+        let feed = try Self.provider("http://feed.test/guide/{channel}/{date:yyyy-MM-dd}.json", transport: StaticTransport(body))
+        let programmes = try await feed.schedule(for: Self.la1, in: Self.saturday)
+        #expect(programmes.map(\.title) == ["A", "B"])
+        #expect(programmes.map(\.stop) == [nil, nil])
+    }
+
     @Test("a day the server does not have (404) leaves its gap and keeps the other days; every day missing is the transport's HTTP error")
     func missingDay() async throws {
         let log = RequestLog()

@@ -3,10 +3,10 @@ import FuzzSupport
 import GuideCore
 import Scrape
 
-/// A JSON document through `JSONFeedGuideProvider` (the feed's own JSON reader, path lookup and
-/// time parsers), once under each of the three recipes of Tests/ScrapeTests: ISO 8601 times under
-/// `data.programmes`, Unix times under `result[0].events`, and `HH:mm` clock times in a top-level
-/// array. Seeds: Fixtures/json-feed (cut to a few items).
+/// A JSON document through `JSONFeedGuideProvider` (the jq filter its paths compile to, and the
+/// site engine's programme reader and time parsers), once under each of the three recipes of
+/// Tests/ScrapeTests: ISO 8601 times under `data.programmes`, Unix times under
+/// `result[0].events`, and `HH:mm` clock times in a top-level array. Seeds: Fixtures/json-feed (cut to a few items).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONFeed(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let body = fuzzData(bytes, count)
@@ -29,14 +29,14 @@ private enum Recipes {
         do {
             return [
                 JSONFeedRecipe(
-                    url: try URLTemplate("http://feed.test/guide/{channel}/{date:yyyy-MM-dd}.json"), items: "data.programmes",
+                    url: try SiteTemplate(shorthandURL: "http://feed.test/guide/{channel}/{date:yyyy-MM-dd}.json"), items: "data.programmes",
                     fields: [.start: "begin", .stop: "end", .title: "name", .subtitle: "info.subtitle", .description: "info.text",
                              .category: "genre", .episode: "ep"]),
                 JSONFeedRecipe(
-                    url: try URLTemplate("http://feed.test/epg/{channel}.json"), items: "result[0].events",
+                    url: try SiteTemplate(shorthandURL: "http://feed.test/epg/{channel}.json"), items: "result[0].events",
                     fields: [.start: "t0", .stop: "t1", .title: "title", .category: "genres", .episode: "ep"], timeFormat: .unix),
                 JSONFeedRecipe(
-                    url: try URLTemplate("http://feed.test/programacion/{date:dd-MM-yyyy}/{channel}.json"), items: "$",
+                    url: try SiteTemplate(shorthandURL: "http://feed.test/programacion/{date:dd-MM-yyyy}/{channel}.json"), items: "$",
                     fields: [.start: "hora", .stop: "fin", .title: "titulo", .category: "tipo"], timeFormat: .clock("HH:mm")),
             ]
         } catch {
