@@ -244,9 +244,16 @@ package struct SiteGuideProvider: GuideProvider {
         case .jq(let filter):
             return try run(filter, on: response, format: recipe.format, variables: variables, name: "items filter")
         case .page(let spec):
+            // libxml2's faults (an XPath that cannot run) name the site, as jq's do.
+            func read(_ data: Data, format: SiteRecipe.Format, contentType: String?, encoding: PageEncoding?) throws -> [JSONValue] {
+                do {
+                    return try SitePage.items(data, format: format, contentType: contentType, encoding: encoding, spec: spec, variables: xpathVariables)
+                } catch {
+                    throw error.prefixed("\(recipe.site): ")
+                }
+            }
             guard let html = spec.html else {
-                return try SitePage.items(response.body, format: recipe.format, contentType: response.headers["content-type"],
-                                          encoding: recipe.encoding, spec: spec, variables: xpathVariables)
+                return try read(response.body, format: recipe.format, contentType: response.headers["content-type"], encoding: recipe.encoding)
             }
             var items: [JSONValue] = []
             for fragment in try run(html, on: response, format: recipe.format, variables: variables, name: "items.html") {
@@ -254,8 +261,7 @@ package struct SiteGuideProvider: GuideProvider {
                     throw ProviderError.malformed("\(recipe.site): items.html gave \(fragment.jsonText.prefix(80)), not the text of an HTML page")
                 }
                 guard !text.isEmpty else { continue }
-                items += try SitePage.items(Data(text.utf8), format: .html, contentType: "text/html; charset=utf-8", encoding: nil, spec: spec,
-                                            variables: xpathVariables)
+                items += try read(Data(text.utf8), format: .html, contentType: "text/html; charset=utf-8", encoding: nil)
             }
             return items
         }
