@@ -94,17 +94,24 @@ package enum ShorthandURLError: Error, Sendable, Hashable, CustomStringConvertib
     package var description: String {
         switch self {
         case .unknownPlaceholder(let name, let position):
-            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {date:FORMAT})"
+            SiteTemplateError.unknownPlaceholder(name: name, position: position).shorthandDescription
         case .unknownDatePattern(let pattern, let position):
-            "unknown date pattern '\(pattern)' at position \(position) (known: yyyy, yy, MM, M, dd, d)"
+            SiteTemplateError.unknownDatePattern(pattern: pattern, position: position).shorthandDescription
         case .missingDateFormat(let position):
-            "{date} at position \(position) needs a format, as in {date:yyyy-MM-dd}"
+            SiteTemplateError.missingDateFormat(position: position).shorthandDescription
         case .unclosedBrace(let position):
-            "the { at position \(position) is not closed"
+            SiteTemplateError.unclosedBrace(position: position).shorthandDescription
         case .strayClosingBrace(let position):
-            "the } at position \(position) closes no placeholder"
+            SiteTemplateError.strayClosingBrace(position: position).shorthandDescription
         case .notAURL(let text):
             "'\(text)' does not make an http(s) URL with a host"
         }
+    }
+}
+
+extension SiteTemplateError {
+    /// The message in the shorthand's own words: what it knows, not what site recipes know.
+    var shorthandDescription: String {
+        description(placeholders: "{channel}, {date:FORMAT}", datePatterns: "yyyy, yy, MM, M, dd, d")
     }
 }

@@ -364,11 +364,19 @@ package enum SiteTemplateError: Error, Sendable, Hashable, CustomStringConvertib
     case strayClosingBrace(position: Int)
 
     package var description: String {
+        description(
+            placeholders: "{channel}, {channel:raw}, {channel.PART}, {channel.PART:raw}, {channel.ATTRIBUTE}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {key:raw}, {steps.NAME}, {steps.NAME.FIELD}, {steps.NAME:raw}, {session}, {session.FIELD}, {days_ahead}, {day_word}",
+            datePatterns: "yyyy, yy, MM, M, dd, d, EEE, EEEE, Z, ZZ; or unix, unix_ms")
+    }
+
+    /// The message, naming what the template language at hand knows (the shorthand URLs of
+    /// json-feed and scrape know less).
+    package func description(placeholders: String, datePatterns: String) -> String {
         switch self {
         case .unknownPlaceholder(let name, let position):
-            "unknown placeholder {\(name)} at position \(position) (known: {channel}, {channel:raw}, {channel.PART}, {channel.PART:raw}, {channel.ATTRIBUTE}, {date:FORMAT}, {date+N:FORMAT}, {page}, {key}, {key:raw}, {steps.NAME}, {steps.NAME.FIELD}, {steps.NAME:raw}, {session}, {session.FIELD}, {days_ahead}, {day_word})"
+            "unknown placeholder {\(name)} at position \(position) (known: \(placeholders))"
         case .unknownDatePattern(let pattern, let position):
-            "unknown date pattern '\(pattern)' at position \(position) (known: yyyy, yy, MM, M, dd, d, EEE, EEEE, Z, ZZ; or unix, unix_ms)"
+            "unknown date pattern '\(pattern)' at position \(position) (known: \(datePatterns))"
         case .missingDateFormat(let position):
             "{date} at position \(position) needs a format, as in {date:yyyy-MM-dd}"
         case .unclosedBrace(let position):
