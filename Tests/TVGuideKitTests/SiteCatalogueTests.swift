@@ -189,6 +189,55 @@ struct SiteCatalogueTests {
         #expect(programme.images?.first?.url == "https://programacion-tv.elpais.com/imagenes/programas/2099957.jpg")
     }
 
+    @Test("over real HTTP: a session kept in cookies, and a provider's lang picking one of two channel lists")
+    func cookiesAndLanguageOverHTTP() async throws {
+        let scratch = try Scratch()
+        try await LoopbackServer.run({ request in
+            switch request.path {
+            case "/init":
+                // Two cookies, one with an Expires date whose comma must not split it.
+                return .json(#"{"token": "t1"}"#, headers: ["set-cookie": "XSRF-TOKEN=abc; Path=/; Expires=Wed, 21 Oct 2099 07:28:00 GMT\nsid=s1; Path=/; HttpOnly"])
+            case "/en/guide/1101/2022-10-04.json":
+                guard request.headers["cookie"] == "XSRF-TOKEN=abc; sid=s1", request.headers["x-xsrf-token"] == "abc" else { return .status(403) }
+                return .json(#"{"items": [{"start": "2022-10-04T08:00:00Z", "stop": "2022-10-04T09:00:00Z", "title": "News"}]}"#)
+            default:
+                return .status(404)
+            }
+        }) { base in
+            let host = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+            try scratch.write("sources/x.test/site.yaml", """
+                site: x.test
+                steps:
+                  login: { url: "\(host)/init", method: POST, body: "c={channel}", value: '{token, csrf: $cookies["XSRF-TOKEN"]}' }
+                request:
+                  url: "\(host)/{channel.lang}/guide/{channel}/{date:yyyy-MM-dd}.json"
+                  headers: { X-XSRF-TOKEN: "{steps.login.csrf}" }
+                items: .items[]
+                """)
+            try scratch.write("sources/x.test/x.test_ar.channels.xml", #"<channels><channel site="x.test" site_id="1101" lang="ar" xmltv_id="One.eg">الأولى</channel></channels>"#)
+            try scratch.write("sources/x.test/x.test_en.channels.xml", #"<channels><channel site="x.test" site_id="1101" lang="en" xmltv_id="One.eg">One</channel></channels>"#)
+            try scratch.write("providers.yaml", """
+                version: 1
+                window: { past: 1d, days: 2 }
+                cache: { ttl: 0s, dir: cache }
+                snapshots: { dir: snapshots, keep: 2 }
+                channels:
+                  - { id: One.eg, name: One }
+                guide: [x]
+                providers:
+                  x: { type: site, site: x.test, catalogue: sources, lang: en }
+                """)
+            let run = try await CLI.run(["build", "--from", "2022-10-04T00:00:00Z", "--to", "2022-10-05T00:00:00Z", "--now", "2022-10-04T12:00:00Z"], in: scratch.url)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let snapshot = try SnapshotStore.load(scratch.file("snapshots/latest.json"))
+            #expect(snapshot.programmes.map(\.title) == ["News"])
+
+            try scratch.write("providers.yaml", try String(contentsOf: scratch.file("providers.yaml"), encoding: .utf8).replacingOccurrences(of: "lang: en", with: "lang: fr"))
+            let refused = try await CLI.run(["validate"], in: scratch.url)
+            #expect(refused.status != 0 && refused.stderr.contains("lang: x.test's channel lists have no channel in 'fr' (they have ar, en)"), "\(refused.stderr)")
+        }
+    }
+
     @Test("recipe errors name the file, line and column of the value at fault", arguments: [
         ("items: '.[] | select(.id == $channel.id'", "providers.yaml:10:12", "syntax error"),
         ("items: '.[] | env.TMDB_API_KEY'", "providers.yaml:10:12", "'env' is not available in recipes"),

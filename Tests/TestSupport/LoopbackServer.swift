@@ -169,10 +169,10 @@ extension LoopbackRequest {
 extension Response {
     init(_ response: LoopbackResponse) {
         var fields = HTTPFields()
+        // A value with newlines is one field per line: several Set-Cookie, as a site sends them.
         for (name, value) in response.headers {
-            if let fieldName = HTTPFields.Element.Name(name) {
-                fields[fieldName] = value
-            }
+            guard let fieldName = HTTPFields.Element.Name(name) else { continue }
+            for line in value.split(separator: "\n") { fields.append(HTTPFields.Element(name: fieldName, value: String(line))) }
         }
         var buffer = ByteBuffer()
         buffer.writeBytes(response.body)
