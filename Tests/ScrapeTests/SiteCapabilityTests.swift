@@ -210,6 +210,21 @@ struct SiteCapabilityTests {
         ])
     }
 
+    @Test("html_xpath reads HTML held in a JSON string; its faults name the XPath")
+    func htmlXPathFunction() throws {
+        let filter = try JQFilter(#"[.[] | html_xpath("//li")], (.[0] | xml_xpath("count(//li)"))"#, variables: SiteRecipe.variables)
+        let html = JSONValue.array([.string("<ul><li>A &amp; B</li><li> C </li></ul>"), .string("<p>x</p>"), .string("")])
+        #expect(try filter.run(.value(html)) == [.array([.array([.string("A & B"), .string("C")]), .null, .null]), .number(2)])
+        #expect { try JQFilter(#"html_xpath("//b[")"#, variables: []).run(.value(.string("<b>x</b>"))) } throws: {
+            "\($0)".contains(#"html_xpath("//b["): XPath '//b[' could not be evaluated: invalid expression"#)
+        }
+        #expect { try JQFilter(#"html_xpath("//b")"#, variables: []).run(.value(.number(1))) } throws: {
+            "\($0)".contains(#"html_xpath("//b"): its input is a number, not the text of a page"#)
+        }
+        // The hooks it rests on stay closed to recipes.
+        #expect { try JQFilter("input", variables: []) } throws: { "\($0)".contains("input") }
+    }
+
     @Test("keep: starts_on_day keeps the day's programmes of an answer that runs on")
     func keepStartsOnDay() async throws {
         try await Self.expectPasses([

@@ -71,7 +71,7 @@ package final class JQFilter: @unchecked Sendable {
         if let name = Self.forbiddenName(in: source) {
             throw .forbidden(name: name)
         }
-        var prelude = Self.utcTime + " "
+        var prelude = Self.utcTime + " " + JQNative.definitions + " "
         for (index, name) in variables.enumerated() {
             prelude += ".[\(index)] as $\(name) | "
         }
@@ -169,6 +169,7 @@ package final class JQFilter: @unchecked Sendable {
 
     private func compile() throws(JQError) -> OpaquePointer {
         guard let state = jq_init() else { throw .runtime("libjq could not start (out of memory)") }
+        JQNative.install(on: state)
         let messages = MessageBox()
         let box = Unmanaged.passRetained(messages)
         jq_set_error_cb(state, { data, message in
