@@ -114,7 +114,9 @@ package final class LiveTransport: HTTPTransport {
             logger.debug("revalidated (304)", metadata: ["url": "\(shown)"])
             return Self.response(from: refreshed, url: url, origin: .revalidated)
         }
-        if fetched.status == 200 {
+        // An answer that sets cookies starts a session: kept, a later run would get the body
+        // without the cookies, and its session would be missing.
+        if fetched.status == 200, fetched.headers["set-cookie"] == nil {
             await store(fetched.body, for: url, etag: fetched.headers["etag"],
                   lastModified: fetched.headers["last-modified"], contentType: fetched.headers["content-type"])
         }

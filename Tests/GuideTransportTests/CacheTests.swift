@@ -120,6 +120,24 @@ struct CacheTests {
         }
     }
 
+    @Test("an answer that sets cookies is not cached, so every run gets its cookies; several stay apart")
+    func cookieAnswersAreNotCached() async throws {
+        try await withTemporaryDirectory { directory in
+            let log = RequestLog()
+            let cookies = "a=1; Path=/; Expires=Wed, 21 Oct 2099 07:28:00 GMT\nb=2; Path=/"
+            try await LoopbackServer.run(log: log, { _ in .json("{}", headers: ["set-cookie": cookies]) }) { base in
+                let url = base.appendingPathComponent("init")
+                let cache = HTTPCache(directory: directory)
+                let transport = LiveTransport(policy: fastPolicy(), cache: cache, cacheTTL: .seconds(7200))
+                let first = try await transport.get(url)
+                #expect(first.headers["set-cookie"] == cookies)
+                #expect(try await transport.get(url).origin == .network)
+                #expect(await cache.entry(for: url) == nil)
+            }
+            #expect(await log.count == 2)
+        }
+    }
+
     @Test("failed responses are not cached")
     func errorsAreNotCached() async throws {
         try await withTemporaryDirectory { directory in
