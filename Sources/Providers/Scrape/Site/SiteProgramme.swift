@@ -15,6 +15,8 @@ package struct SiteProgrammeReader {
         "season", "episode", "rating", "star_rating", "url", "year", "date", "countries", "language",
         "new", "premiere", "last_chance", "kind",
     ]
+    private static let knownKeys = Set(keys)
+    private static let knownRoles = Set(Credit.Role.allCases.map(\.rawValue))
 
     /// `ImageRef.kind` of a programme object's `icons`.
     static let iconKind = "icon"
@@ -33,7 +35,9 @@ package struct SiteProgrammeReader {
         guard case .object(let fields) = object else {
             throw Failure(reason: "the programme filter gave \(object.kindName), not an object: \(Self.quoted(object))")
         }
-        for key in fields.keys.sorted() where !key.hasPrefix("_") && !Self.keys.contains(key) {
+        let isUnknown = { (key: String) in !key.hasPrefix("_") && !Self.knownKeys.contains(key) }
+        // Sorted, so that the same unknown key is named every run, only once there is one.
+        if fields.keys.contains(where: isUnknown), let key = fields.keys.sorted().first(where: isUnknown) {
             let hint = Self.suggestion(for: key).map { " — did you mean '\($0)'?" } ?? ""
             throw Failure(reason: "unknown key '\(key)' in a programme (known: \(Self.keys.joined(separator: ", ")); keys starting with _ are ignored)\(hint)")
         }
@@ -95,8 +99,7 @@ package struct SiteProgrammeReader {
     }
 
     private func resolve(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
+        guard let trimmed = Self.nonEmpty(text) else { return nil }
         if trimmed.hasPrefix("//") { return (base?.scheme ?? "https") + ":" + trimmed }
         if let url = URL(string: trimmed), url.scheme != nil { return trimmed }
         guard let base, let resolved = URL(string: trimmed, relativeTo: base) else { return trimmed }
@@ -113,13 +116,55 @@ package struct SiteProgrammeReader {
         }
     }
 
+    /// Trimmed of whitespace scalars, as `trimmingCharacters(in: .whitespacesAndNewlines)` trims
+    /// (whose trip through NSString costs more than the rest of a programme's reading); nil when
+    /// nothing is left.
     static func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return nil }
+        let last = scalars.lastIndex(where: { !isTrimmed($0) })!
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
     }
 
+    /// Runs of whitespace (characters whose first scalar is whitespace) made one space, ends trimmed.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        // `Character.isWhitespace` is its first scalar's White_Space, looked up in a slower table.
+        isOneLine(text) ? text : text.split(whereSeparator: { isWhitespace($0.unicodeScalars.first!) }).joined(separator: " ")
+    }
+
+    /// True when `oneLine` would give `text` back unchanged: single spaces between words, none at
+    /// the ends, and none that a following combining mark (at or after U+0300) joins into one
+    /// character. Checked on scalars, without Unicode's character breaking.
+    private static func isOneLine(_ text: String) -> Bool {
+        var atStart = true
+        var afterSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar == " " {
+                if atStart || afterSpace { return false }
+                afterSpace = true
+                continue
+            }
+            if afterSpace, scalar.value >= 0x300 { return false }
+            if isWhitespace(scalar) { return false }
+            atStart = false
+            afterSpace = false
+        }
+        return !afterSpace
+    }
+
+    /// Unicode's White_Space, which `Character.isWhitespace` reads of a character's first scalar.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
+    /// A member of `CharacterSet.whitespacesAndNewlines`: White_Space and U+200B ZERO WIDTH
+    /// SPACE, which Foundation still counts as a space.
+    static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\u{200B}" || isWhitespace(scalar)
     }
 
     /// A string, a number or a list of them; nulls dropped.
@@ -138,6 +183,8 @@ package struct SiteProgrammeReader {
             guard number.isFinite, number.rounded() == number, abs(number) < 1e9 else { throw Failure(reason: "\(key) \(number) is not a whole number") }
             return Int(number)
         case .string(let text)?:
+            // A bare number, the usual case, needs no trip through Foundation's trimming.
+            if let number = Int(text) { return number }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { return nil }
             guard let number = Int(trimmed) else { throw Failure(reason: "\(key) '\(text)' is not a whole number") }
@@ -175,8 +222,7 @@ package struct SiteProgrammeReader {
                 }
             }
         }
-        let known = Set(Credit.Role.allCases.map(\.rawValue))
-        if let unknown = roles.keys.sorted().first(where: { !known.contains($0) }) {
+        if roles.keys.contains(where: { !knownRoles.contains($0) }), let unknown = roles.keys.sorted().first(where: { !knownRoles.contains($0) }) {
             throw Failure(reason: "credits: unknown role '\(unknown)' (known: \(Credit.Role.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return credits.isEmpty ? nil : credits
