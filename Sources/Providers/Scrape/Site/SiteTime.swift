@@ -42,7 +42,7 @@ package struct SiteTimePattern: Sendable, Hashable {
     enum Piece: Sendable, Hashable {
         case year4, year2, month, day, hour24, hour12, minute, second, ampm, offset
         case space
-        case literal(Character)
+        case literal(Unicode.Scalar)
     }
 
     package let text: String
@@ -71,7 +71,7 @@ package struct SiteTimePattern: Sendable, Hashable {
             case "Z": pieces.append(.offset)
             default:
                 if character.isLetter { throw SiteTimePatternError(pattern: text, run: run, position: index + 1) }
-                for literal in run { pieces.append(literal == " " ? .space : .literal(literal)) }
+                for literal in run.unicodeScalars { pieces.append(literal == " " ? .space : .literal(literal)) }
             }
             index = end
         }
@@ -79,10 +79,11 @@ package struct SiteTimePattern: Sendable, Hashable {
             throw SiteTimePatternError(pattern: text, run: "", position: 0)
         }
         self.pieces = pieces
+        hasDay = pieces.contains(.day)
     }
 
     /// True when the pattern names the day (else the page's day is meant).
-    package var hasDay: Bool { pieces.contains(.day) }
+    package let hasDay: Bool
 
     struct Reading {
         var year: Int?
@@ -92,14 +93,18 @@ package struct SiteTimePattern: Sendable, Hashable {
         var offset: Int?
     }
 
+    /// Reads scalars, not characters: every piece is ASCII or whitespace, and times are read
+    /// once per programme, where Unicode's character breaking would cost more than the rest.
     func read(_ text: String) -> Reading? {
-        let characters = Array(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        var scalars = Array(text.unicodeScalars)
+        while let last = scalars.last, SiteProgrammeReader.isTrimmed(last) { scalars.removeLast() }
         var index = 0
+        while index < scalars.count, SiteProgrammeReader.isTrimmed(scalars[index]) { index += 1 }
         var year: Int?, month: Int?, day: Int?, hour = 0, minute = 0, second = 0, pm: Bool?, offset: Int?
         func number(_ maxDigits: Int) -> Int? {
             var value = 0
             var count = 0
-            while index < characters.count, count < maxDigits, let digit = characters[index].wholeNumberValue, characters[index].isASCII {
+            while index < scalars.count, count < maxDigits, let digit = Self.digit(scalars[index]) {
                 value = value * 10 + digit
                 index += 1
                 count += 1
@@ -117,44 +122,51 @@ package struct SiteTimePattern: Sendable, Hashable {
             case .minute: guard let value = number(2), value < 60 else { return nil }; minute = value
             case .second: guard let value = number(2), value < 61 else { return nil }; second = value
             case .ampm:
-                while index < characters.count, characters[index] == " " { index += 1 }
-                let word = String(characters[index...].prefix(2)).lowercased()
+                while index < scalars.count, scalars[index] == " " { index += 1 }
+                let word = String(String.UnicodeScalarView(scalars[index...].prefix(2))).lowercased()
                 guard word == "am" || word == "pm" else { return nil }
                 pm = word == "pm"
                 index += 2
             case .offset:
-                while index < characters.count, characters[index] == " " { index += 1 }
-                guard index < characters.count else { return nil }
-                if characters[index] == "Z" || characters[index] == "z" {
+                while index < scalars.count, scalars[index] == " " { index += 1 }
+                guard index < scalars.count else { return nil }
+                if scalars[index] == "Z" || scalars[index] == "z" {
                     offset = 0
                     index += 1
                     continue
                 }
-                guard characters[index] == "+" || characters[index] == "-" else { return nil }
-                let sign = characters[index] == "-" ? -1 : 1
+                guard scalars[index] == "+" || scalars[index] == "-" else { return nil }
+                let sign = scalars[index] == "-" ? -1 : 1
                 index += 1
                 guard let hours = number(2) else { return nil }
-                if index < characters.count, characters[index] == ":" { index += 1 }
+                if index < scalars.count, scalars[index] == ":" { index += 1 }
                 let minutes = number(2) ?? 0
                 offset = sign * (hours * 3_600 + minutes * 60)
             case .space:
-                guard index < characters.count, characters[index].isWhitespace else { return nil }
-                while index < characters.count, characters[index].isWhitespace { index += 1 }
+                guard index < scalars.count, SiteProgrammeReader.isWhitespace(scalars[index]) else { return nil }
+                while index < scalars.count, SiteProgrammeReader.isWhitespace(scalars[index]) { index += 1 }
             case .literal(let literal):
                 // Sites mix `12:00` and `12.00` on one page: either separator reads as the other.
-                let separators: Set<Character> = [":", "."]
-                guard index < characters.count,
-                      characters[index] == literal || (separators.contains(literal) && separators.contains(characters[index]))
+                guard index < scalars.count,
+                      scalars[index] == literal || (Self.isSeparator(literal) && Self.isSeparator(scalars[index]))
                 else { return nil }
                 index += 1
             }
         }
         // Trailing fractions of a second or text after the time are not part of the pattern.
-        guard index == characters.count || !characters[index].isNumber else { return nil }
+        guard index == scalars.count || scalars[index].properties.numericType == nil else { return nil }
         if let pm {
             hour = hour % 12 + (pm ? 12 : 0)
         }
         return Reading(year: year, month: month, day: day, secondOfDay: hour * 3_600 + minute * 60 + second, offset: offset)
+    }
+
+    private static func digit(_ scalar: Unicode.Scalar) -> Int? {
+        ("0"..."9").contains(scalar) ? Int(scalar.value) - 0x30 : nil
+    }
+
+    private static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == ":" || scalar == "."
     }
 }
 
