@@ -11,9 +11,10 @@ import GuideCore
 /// carry `TMDB_API_KEY` into a published guide nor depend on the machine it runs on.
 ///
 /// Variables are bound through the input, not jq's `--arg`: libjq binds those at compile time,
-/// and compiling (about 20 ms, most of it jq's own builtins) once per response would cost more
-/// than the work. The filter is compiled once as `.[0] as $a | .[1] as $b | … | .[n] | FILTER`
-/// and its states are pooled.
+/// and compiling (most of it jq's own builtins, whatever the filter) once per response would
+/// cost more than the work. The filter is compiled once as `.[0] as $a | .[1] as $b | … | .[n] |
+/// FILTER` and its states are pooled. A pipe of two compiled filters (`piping`) compiles
+/// nothing: each result of the first goes into the second as libjq's value, never converted.
 ///
 /// libjq 1.6 is not thread-safe: two states used at once on two threads were seen to corrupt each
 /// other and spin forever. Every call into libjq holds `JQFilter.serial`; a run's time limit
@@ -40,7 +41,7 @@ package final class JQFilter: @unchecked Sendable {
     /// The variables it may use, in the order they are bound (`channel`, `date`, …).
     package let variables: [String]
     package let limits: Limits
-    private let program: String
+    private let body: Body
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
 
@@ -76,11 +77,25 @@ package final class JQFilter: @unchecked Sendable {
             prelude += ".[\(index)] as $\(name) | "
         }
         // A newline before the closing parenthesis: the recipe's filter may end in a # comment.
-        program = prelude + ".[\(variables.count)] | (\n" + source + "\n)"
+        body = .compiled(program: prelude + ".[\(variables.count)] | (\n" + source + "\n)")
         Self.serial.lock()
         defer { Self.serial.unlock() }
         let state = try compile()
         give(state)
+    }
+
+    /// `first | second`, with `first`'s variables and limits. The time limit counts for the
+    /// whole pipe, the output limit on what `second` gives.
+    package init(piping first: JQFilter, into second: JQFilter) {
+        source = "(\n" + first.source + "\n) | (\n" + second.source + "\n)"
+        variables = first.variables
+        limits = first.limits
+        body = .piped(first, second)
+    }
+
+    private enum Body {
+        case compiled(program: String)
+        case piped(JQFilter, JQFilter)
     }
 
     deinit {
@@ -97,33 +112,51 @@ package final class JQFilter: @unchecked Sendable {
     package func run(_ input: JQInput, _ values: [String: JQInput] = [:]) throws(JQError) -> [JSONValue] {
         Self.serial.lock()
         defer { Self.serial.unlock() }
-        let state = try take()
-        var arguments = jv_array()
+        var bound = jv_array()
         for name in variables {
-            guard let value = values[name] else {
-                arguments = jv_array_append(arguments, jv_null())
-                continue
-            }
-            let converted = value.jv()
+            let converted = values[name]?.jv() ?? jv_null()
             guard jv_is_valid(converted) != 0 else {
-                jv_free(arguments)
-                give(state)
+                jv_free(bound)
                 throw .input(Self.invalidMessage(converted) + " (in $\(name))")
             }
-            arguments = jv_array_append(arguments, converted)
+            bound = jv_array_append(bound, converted)
         }
+        defer { jv_free(bound) }
         let converted = input.jv()
-        guard jv_is_valid(converted) != 0 else {
-            jv_free(arguments)
-            give(state)
-            throw .input(Self.invalidMessage(converted))
-        }
-        arguments = jv_array_append(arguments, converted)
-
-        let watchdog = Watchdog.shared
-        watchdog.arm(state, after: limits.time)
-        jq_start(state, arguments, 0)
+        guard jv_is_valid(converted) != 0 else { throw .input(Self.invalidMessage(converted)) }
         var results: [JSONValue] = []
+        let limit = limits.outputs
+        try outputs(of: converted, bound: bound, until: .now + limits.time) { (next: jv) throws(JQError) in
+            guard results.count < limit else {
+                jv_free(next)
+                throw .tooManyResults(limit)
+            }
+            results.append(JSONValue(consuming: next))
+        }
+        return results
+    }
+
+    /// Runs the filter on `input` (consumed) with the variables' values `bound`, and hands each
+    /// result (owned) to `take`; stops at `deadline`.
+    private func outputs(
+        of input: jv, bound: jv, until deadline: ContinuousClock.Instant, _ take: (jv) throws(JQError) -> Void
+    ) throws(JQError) {
+        if case .piped(let first, let second) = body {
+            try first.outputs(of: input, bound: bound, until: deadline) { (item: jv) throws(JQError) in
+                try second.outputs(of: item, bound: bound, until: deadline, take)
+            }
+            return
+        }
+        let state: OpaquePointer
+        do {
+            state = try self.take()
+        } catch {
+            jv_free(input)
+            throw error
+        }
+        let watchdog = Watchdog.shared
+        watchdog.arm(state, until: deadline)
+        jq_start(state, jv_array_append(jv_copy(bound), input), 0)
         var failure: JQError?
         while true {
             let next = jq_next(state)
@@ -138,12 +171,12 @@ package final class JQFilter: @unchecked Sendable {
                 }
                 break
             }
-            if results.count >= limits.outputs {
-                jv_free(next)
-                failure = .tooManyResults(limits.outputs)
+            do {
+                try take(next)
+            } catch {
+                failure = error
                 break
             }
-            results.append(JSONValue(consuming: next))
         }
         if watchdog.finish() {
             give(state)
@@ -153,7 +186,6 @@ package final class JQFilter: @unchecked Sendable {
             jq_teardown(&pointer)
         }
         if let failure { throw failure }
-        return results
     }
 
     // MARK: - States
@@ -168,6 +200,7 @@ package final class JQFilter: @unchecked Sendable {
     }
 
     private func compile() throws(JQError) -> OpaquePointer {
+        guard case .compiled(let program) = body else { preconditionFailure("a pipe has no program of its own") }
         guard let state = jq_init() else { throw .runtime("libjq could not start (out of memory)") }
         JQNative.install(on: state)
         let messages = MessageBox()
@@ -209,13 +242,14 @@ package final class JQFilter: @unchecked Sendable {
     /// that never comes is a run that never ends. Deadlines are on the monotonic clock, checked
     /// every 10 ms while a run is armed: a timed wait on a condition counts on the wall clock,
     /// which a step forward or back (NTP, a clock set decades ahead) would stretch without end.
-    /// Runs are serialised, so one is armed at a time.
+    /// Runs are serialised; a pipe's second filter runs while its first is paused, so the
+    /// states armed form a stack with one deadline, and a halt stops them all.
     private final class Watchdog: @unchecked Sendable {
-        // @unchecked: `state`, `deadline` and `fired` are only touched under `condition`.
+        // @unchecked: `states`, `deadline` and `fired` are only touched under `condition`.
         static let shared = Watchdog()
 
         private let condition = NSCondition()
-        private var state: OpaquePointer?
+        private var states: [OpaquePointer] = []
         private var deadline = ContinuousClock.now
         private var fired = false
 
@@ -231,27 +265,30 @@ package final class JQFilter: @unchecked Sendable {
             return fired
         }
 
-        func arm(_ state: OpaquePointer, after limit: Duration) {
+        func arm(_ state: OpaquePointer, until deadline: ContinuousClock.Instant) {
             condition.lock()
-            self.state = state
-            deadline = .now + limit
-            fired = false
-            condition.signal()
+            if states.isEmpty {
+                self.deadline = deadline
+                fired = false
+                condition.signal()
+            }
+            states.append(state)
             condition.unlock()
         }
 
-        /// Disarms; true when the run ended on its own and its state can be reused.
+        /// Disarms the last state armed; true when the run ended on its own and its state can
+        /// be reused.
         func finish() -> Bool {
             condition.lock()
             defer { condition.unlock() }
-            state = nil
+            if !states.isEmpty { states.removeLast() }
             return !fired
         }
 
         private func watch() {
             condition.lock()
             while true {
-                guard let armed = state else {
+                guard !states.isEmpty else {
                     condition.wait()
                     continue
                 }
@@ -262,8 +299,10 @@ package final class JQFilter: @unchecked Sendable {
                     continue
                 }
                 fired = true
-                state = nil
-                jq_halt(armed, jv_invalid(), jv_string("time limit"))
+                for state in states {
+                    jq_halt(state, jv_invalid(), jv_string("time limit"))
+                }
+                states = []
             }
         }
     }
@@ -471,6 +510,7 @@ extension JSONValue {
             self = .array(items)
         case JV_KIND_OBJECT:
             var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(Int(jv_object_length(jv_copy(value))))
             var iterator = jv_object_iter(value)
             while jv_object_iter_valid(value, iterator) != 0 {
                 let key = JSONValue(consuming: jv_object_iter_key(value, iterator))

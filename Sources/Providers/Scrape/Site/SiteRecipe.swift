@@ -148,8 +148,8 @@ package struct SiteRecipe: Sendable {
     /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
     package var programme: JQFilter?
     /// `items | programme` as one filter, for JSON answers whose programmes need no detail of
-    /// their own: one jq run per answer instead of one per item, and no item converted out of
-    /// libjq and back. Set by `pipelined()`.
+    /// their own: no item converted out of libjq and back, and nothing more to compile. Set by
+    /// `pipelined()`.
     package private(set) var pipeline: JQFilter?
     package var times: SiteTimeFormat
     package var timezone: TimeZone
@@ -201,7 +201,7 @@ package struct SiteRecipe: Sendable {
     package func pipelined() throws(JQError) -> SiteRecipe {
         guard case .jq(let items) = items, format == .json, !details.contains(where: { $0.scope == .programme }) else { return self }
         var copy = self
-        copy.pipeline = try JQFilter("(\n" + items.source + "\n) | (\n" + (programme?.source ?? ".") + "\n)", variables: Self.variables)
+        copy.pipeline = programme.map { JQFilter(piping: items, into: $0) } ?? items
         return copy
     }
 
