@@ -36,7 +36,9 @@ enum SitePage {
             let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
             var object: [String: JSONValue] = [:]
             for field in fields {
-                object[field.name] = try value(field.xpath, at: root, context: context)
+                let compiled = try compile(field.xpath, context: context)
+                defer { xmlXPathFreeCompExpr(compiled) }
+                object[field.name] = try value(compiled, field.xpath, at: root, context: context)
             }
             return .object(object)
         }
@@ -85,11 +87,22 @@ enum SitePage {
             guard let table = try nodes(spec.xpath, at: root, context: context).first else { return [] }
             return try tableRows(table, context: context)
         }
+        let rows = try nodes(spec.xpath, at: root, context: context)
+        guard !rows.isEmpty else { return [] }
+        // Compiled once for the page, not once per row: parsing an expression costs as much as
+        // evaluating it on a row.
+        var expressions: [(name: String, source: String, compiled: xmlXPathCompExprPtr)] = []
+        defer { for expression in expressions { xmlXPathFreeCompExpr(expression.compiled) } }
+        for field in spec.fields {
+            expressions.append((field.name, field.xpath, try compile(field.xpath, context: context)))
+        }
         var items: [JSONValue] = []
-        for node in try nodes(spec.xpath, at: root, context: context) {
+        items.reserveCapacity(rows.count)
+        for node in rows {
             var fields: [String: JSONValue] = [:]
-            for field in spec.fields {
-                fields[field.name] = try value(field.xpath, at: node, context: context)
+            fields.reserveCapacity(expressions.count)
+            for expression in expressions {
+                fields[expression.name] = try value(expression.compiled, expression.source, at: node, context: context)
             }
             items.append(.object(fields))
         }
@@ -142,8 +155,12 @@ enum SitePage {
         return (0..<Int(set.pointee.nodeNr)).compactMap { set.pointee.nodeTab[$0] }
     }
 
-    private static func value(_ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> JSONValue {
-        let result = try evaluate(expression, at: node, context: context)
+    private static func value(
+        _ compiled: xmlXPathCompExprPtr, _ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr
+    ) throws(ProviderError) -> JSONValue {
+        context.pointee.node = node
+        context.pointee.opCount = 0
+        guard let result = xmlXPathCompiledEval(compiled, context) else { throw failure(expression, context: context) }
         defer { xmlXPathFreeObject(result) }
         switch result.pointee.type {
         case XPATH_NODESET:
@@ -163,13 +180,21 @@ enum SitePage {
     private static func evaluate(_ expression: String, at node: xmlNodePtr, context: xmlXPathContextPtr) throws(ProviderError) -> xmlXPathObjectPtr {
         context.pointee.node = node
         context.pointee.opCount = 0
-        guard let result = xmlXPathEvalExpression(expression, context) else {
-            if context.pointee.opCount >= operationLimit {
-                throw .malformed("XPath '\(expression)' took more than \(operationLimit) operations on one page and was stopped")
-            }
-            throw .malformed("XPath '\(expression)' could not be evaluated: \(XPathErrorText.describe(context.pointee.lastError))")
-        }
+        guard let result = xmlXPathEvalExpression(expression, context) else { throw failure(expression, context: context) }
         return result
+    }
+
+    /// `expression` compiled with `context`, so that a compile error carries libxml2's reason.
+    private static func compile(_ expression: String, context: xmlXPathContextPtr) throws(ProviderError) -> xmlXPathCompExprPtr {
+        guard let compiled = xmlXPathCtxtCompile(context, expression) else { throw failure(expression, context: context) }
+        return compiled
+    }
+
+    private static func failure(_ expression: String, context: xmlXPathContextPtr) -> ProviderError {
+        if context.pointee.opCount >= operationLimit {
+            return .malformed("XPath '\(expression)' took more than \(operationLimit) operations on one page and was stopped")
+        }
+        return .malformed("XPath '\(expression)' could not be evaluated: \(XPathErrorText.describe(context.pointee.lastError))")
     }
 
     private static func text(of node: xmlNodePtr) -> String {
