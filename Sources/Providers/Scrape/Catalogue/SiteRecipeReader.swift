@@ -49,6 +49,7 @@ package struct SiteRecipeReader {
             throw .invalidValue("format: expected one of json, html, xml, text, got '\(formatText)'", at("format"))
         }
         let channelParts = try list("channel_parts")
+        let filters = RecipeFilters()
         // The request comes whole from the first layer that gives one: a provider's `url`
         // replaces a catalogue recipe's `request` (headers and all).
         let request: SiteRequest
@@ -80,7 +81,7 @@ package struct SiteRecipeReader {
                 throw .invalidValue("session: expected {url, method, headers, body, value: JQ} (value: the filter giving the token), got \(tree.shapeDescription)", tree.location)
             }
             if value("steps") != nil { throw .invalidValue("give either session or steps (a step named session), not both", tree.location) }
-            let step = try Self.step(name: "session", tree, label: "session", channelParts: channelParts, before: [])
+            let step = try Self.step(name: "session", tree, label: "session", channelParts: channelParts, before: [], filters: filters)
             if step.request?.stepNames.contains("session") == true {
                 throw .invalidValue("session: its own request cannot use {session}", tree.location)
             }
@@ -91,14 +92,14 @@ package struct SiteRecipeReader {
                 throw .invalidValue("steps: expected a mapping of name → {url, method, headers, body, format, fields, value} or name → {value: JQ}, in order, got \(tree.shapeDescription)", tree.location)
             }
             for entry in entries {
-                steps.append(try Self.step(name: entry.key, entry.value, label: "steps.\(entry.key)", channelParts: channelParts, before: steps.map(\.name)))
+                steps.append(try Self.step(name: entry.key, entry.value, label: "steps.\(entry.key)", channelParts: channelParts, before: steps.map(\.name), filters: filters))
             }
         }
         var details: [SiteRecipe.Detail] = []
         if let tree = value("details") {
             guard let entries = tree.entries else { throw .invalidValue("details: expected a mapping of name → request, got \(tree.shapeDescription)", tree.location) }
             for entry in entries {
-                details.append(try Self.detail(entry, channelParts: channelParts))
+                details.append(try Self.detail(entry, channelParts: channelParts, filters: filters))
             }
         }
         let stepNames = Set(steps.map(\.name))
@@ -117,22 +118,22 @@ package struct SiteRecipeReader {
         switch format {
         case .json, .text:
             if itemsTree["html"] != nil {
-                items = .page(try Self.pageItems(itemsTree))
+                items = .page(try Self.pageItems(itemsTree, filters: filters))
                 break
             }
             guard let source = itemsTree.scalar else {
                 throw .invalidValue("items: a \(format == .text ? "text" : "JSON") answer's items are a jq filter (such as '.data.programmes[]'), or {html: JQ, xpath: NODES, fields: {…}} for HTML the answer carries, got \(itemsTree.shapeDescription)", itemsTree.location)
             }
-            items = .jq(try Self.filter(source, at: itemsTree, name: "items"))
+            items = .jq(try filters.add(source, at: itemsTree, name: "items"))
         case .html, .xml:
             if let html = itemsTree["html"] {
                 throw .invalidValue("items.html: reads HTML held in a JSON or text answer (format: json or text); this recipe's answers are \(format.rawValue) already", html.location)
             }
-            items = .page(try Self.pageItems(itemsTree))
+            items = .page(try Self.pageItems(itemsTree, filters: filters))
         }
         let programme = try value("programme").map { tree throws(ConfigError) in
             guard let source = tree.scalar else { throw .invalidValue("programme: expected a jq filter, got \(tree.shapeDescription)", tree.location) }
-            return try Self.filter(source, at: tree, name: "programme")
+            return try filters.add(source, at: tree, name: "programme")
         }
         var encoding: PageEncoding?
         if let text = try string("encoding"), text != "auto" {
@@ -185,6 +186,7 @@ package struct SiteRecipeReader {
         let recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, steps: steps, details: details, items: items, programme: programme,
                           times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
                           encoding: encoding, baseURL: baseURL, dayNames: dayNames, dayWords: dayWords, keep: keep, empty: empty)
+        try filters.seal()
         do {
             return try recipe.pipelined()
         } catch {
@@ -254,14 +256,16 @@ package struct SiteRecipeReader {
     }
 
     /// A step: a request (with how its answer is read) and a `value` filter, or a `value` alone.
-    private static func step(name: String, _ tree: YAMLTree, label: String, channelParts: [String], before: [String]) throws(ConfigError) -> SiteRecipe.Step {
+    private static func step(
+        name: String, _ tree: YAMLTree, label: String, channelParts: [String], before: [String], filters: RecipeFilters
+    ) throws(ConfigError) -> SiteRecipe.Step {
         guard tree.entries != nil else {
             throw .invalidValue("\(label): expected {url, method, headers, body, format, fields, value} or {value: JQ}, got \(tree.shapeDescription)", tree.location)
         }
         guard !before.contains(name) else { throw .invalidValue("\(label): a second step named \(name)", tree.location) }
         let value = try tree["value"].map { valueTree throws(ConfigError) in
             guard let source = valueTree.scalar else { throw .invalidValue("\(label).value: expected a jq filter", valueTree.location) }
-            return try filter(source, at: valueTree, name: "\(label).value")
+            return try filters.add(source, at: valueTree, name: "\(label).value")
         }
         guard tree["url"] != nil else {
             for entry in tree.entries ?? [] where entry.key != "value" {
@@ -301,7 +305,7 @@ package struct SiteRecipeReader {
         return SiteRecipe.Reading(format: format, fields: fields)
     }
 
-    private static func detail(_ entry: YAMLTree.Entry, channelParts: [String]) throws(ConfigError) -> SiteRecipe.Detail {
+    private static func detail(_ entry: YAMLTree.Entry, channelParts: [String], filters: RecipeFilters) throws(ConfigError) -> SiteRecipe.Detail {
         let tree = entry.value
         let name = "details.\(entry.key)"
         guard tree.entries != nil else {
@@ -326,7 +330,7 @@ package struct SiteRecipeReader {
             guard let keyTree = tree["key"], let source = keyTree.scalar else {
                 throw .missingKey(key: "key", section: "\(name) (a programme detail: the jq filter giving each item's {key})", tree.location)
             }
-            key = try filter(source, at: keyTree, name: "\(name).key")
+            key = try filters.add(source, at: keyTree, name: "\(name).key")
         }
         var optional = true
         if let optionalTree = tree["optional"] {
@@ -339,15 +343,8 @@ package struct SiteRecipeReader {
         return SiteRecipe.Detail(name: entry.key, request: request, reading: try reading(tree, label: name), scope: scope, key: key, optional: optional)
     }
 
-    static func filter(_ source: String, at tree: YAMLTree, name: String) throws(ConfigError) -> JQFilter {
-        do {
-            return try JQFilter(source, variables: SiteRecipe.variables)
-        } catch {
-            throw .invalidValue("\(name): \(error)", tree.location)
-        }
-    }
 
-    private static func pageItems(_ tree: YAMLTree) throws(ConfigError) -> SiteRecipe.PageItems {
+    private static func pageItems(_ tree: YAMLTree, filters: RecipeFilters) throws(ConfigError) -> SiteRecipe.PageItems {
         if let tableTree = tree["table"] {
             guard let xpath = tableTree.scalar, tree.entries?.count == 1 else {
                 throw .invalidValue("items: a table's items are {table: XPATH}, with nothing else", tree.location)
@@ -363,7 +360,7 @@ package struct SiteRecipeReader {
         }
         let html = try tree["html"].map { htmlTree throws(ConfigError) in
             guard let source = htmlTree.scalar else { throw .invalidValue("items.html: expected a jq filter giving the HTML text", htmlTree.location) }
-            return try filter(source, at: htmlTree, name: "items.html")
+            return try filters.add(source, at: htmlTree, name: "items.html")
         }
         try checkXPath(xpath, at: xpathTree, name: "items.xpath")
         var fields: [(name: String, xpath: String)] = []
@@ -389,5 +386,31 @@ extension YAMLTree {
 
     var isSequence: Bool {
         if case .sequence = value { true } else { false }
+    }
+}
+
+/// A recipe's jq filters, compiled together as one program once the recipe is read (`JQBundle`),
+/// each remembering where the recipe wrote it, for a fault's file, line and column.
+final class RecipeFilters {
+    private let bundle = JQBundle(variables: SiteRecipe.variables)
+    private var places: [(location: SourceLocation, name: String)] = []
+
+    func add(_ source: String, at tree: YAMLTree, name: String) throws(ConfigError) -> JQFilter {
+        do {
+            let filter = try bundle.filter(source)
+            places.append((tree.location, name))
+            return filter
+        } catch {
+            throw .invalidValue("\(name): \(error)", tree.location)
+        }
+    }
+
+    func seal() throws(ConfigError) {
+        do {
+            try bundle.seal()
+        } catch {
+            let place = places[error.index]
+            throw .invalidValue("\(place.name): \(error.error)", place.location)
+        }
     }
 }

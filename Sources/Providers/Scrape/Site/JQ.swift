@@ -72,16 +72,40 @@ package final class JQFilter: @unchecked Sendable {
         if let name = Self.forbiddenName(in: source) {
             throw .forbidden(name: name)
         }
-        var prelude = Self.utcTime + " " + JQNative.definitions + " "
-        for (index, name) in variables.enumerated() {
-            prelude += ".[\(index)] as $\(name) | "
-        }
         // A newline before the closing parenthesis: the recipe's filter may end in a # comment.
-        body = .compiled(program: prelude + ".[\(variables.count)] | (\n" + source + "\n)")
+        body = .compiled(program: Self.prelude(binding: variables) + ".[\(variables.count)] | (\n" + source + "\n)")
         Self.serial.lock()
         defer { Self.serial.unlock() }
         let state = try compile()
         give(state)
+    }
+
+    /// One of a `JQBundle`'s filters, run by the bundle's program once it is sealed.
+    fileprivate init(entry index: Int, of bundle: JQBundle, source: String) {
+        self.source = source
+        variables = bundle.variables
+        limits = bundle.limits
+        body = .entry(bundle, index)
+    }
+
+    /// The bundle's program, its filters chosen by the entry bound after the variables.
+    fileprivate init(program: String, source: String, variables: [String], limits: Limits) throws(JQError) {
+        self.source = source
+        self.variables = variables
+        self.limits = limits
+        body = .compiled(program: program)
+        Self.serial.lock()
+        defer { Self.serial.unlock() }
+        give(try compile())
+    }
+
+    /// The text before a filter: the functions every filter has, then its variables bound.
+    fileprivate static func prelude(binding variables: [String]) -> String {
+        var prelude = Self.utcTime + " " + JQNative.definitions + " "
+        for (index, name) in variables.enumerated() {
+            prelude += ".[\(index)] as $\(name) | "
+        }
+        return prelude
     }
 
     /// `first | second`, with `first`'s variables and limits. The time limit counts for the
@@ -96,6 +120,7 @@ package final class JQFilter: @unchecked Sendable {
     private enum Body {
         case compiled(program: String)
         case piped(JQFilter, JQFilter)
+        case entry(JQBundle, Int)
     }
 
     deinit {
@@ -145,6 +170,12 @@ package final class JQFilter: @unchecked Sendable {
             try first.outputs(of: input, bound: bound, until: deadline) { (item: jv) throws(JQError) in
                 try second.outputs(of: item, bound: bound, until: deadline, take)
             }
+            return
+        }
+        if case .entry(let bundle, let index) = body {
+            let chosen = jv_array_append(jv_copy(bound), jv_number(Double(index)))
+            defer { jv_free(chosen) }
+            try bundle.program().outputs(of: input, bound: chosen, until: deadline, take)
             return
         }
         let state: OpaquePointer
@@ -200,7 +231,7 @@ package final class JQFilter: @unchecked Sendable {
     }
 
     private func compile() throws(JQError) -> OpaquePointer {
-        guard case .compiled(let program) = body else { preconditionFailure("a pipe has no program of its own") }
+        guard case .compiled(let program) = body else { preconditionFailure("a pipe or a bundle's filter has no program of its own") }
         guard let state = jq_init() else { throw .runtime("libjq could not start (out of memory)") }
         JQNative.install(on: state)
         let messages = MessageBox()
@@ -565,4 +596,66 @@ extension Duration {
     var timeInterval: TimeInterval {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
+}
+
+/// A recipe's filters compiled as one jq program, each chosen by its index: libjq 1.6 binds its
+/// own builtins (written in jq) on every compile, which costs far more than a recipe's filters,
+/// so a recipe of five filters compiles once rather than five times. Filters are added (each
+/// checked for forbidden names), then `seal()` compiles them all; a bundle whose program does
+/// not compile names the first filter that does not compile alone.
+package final class JQBundle: @unchecked Sendable {
+    // @unchecked: `sources` and `sealed` change only before `seal()` returns, on the reader's
+    // thread; runs read `sealed` after.
+    package let variables: [String]
+    package let limits: JQFilter.Limits
+    private var sources: [String] = []
+    private var sealed: JQFilter?
+
+    package init(variables: [String], limits: JQFilter.Limits = JQFilter.Limits()) {
+        self.variables = variables
+        self.limits = limits
+    }
+
+    /// A filter of the bundle, usable once the bundle is sealed.
+    package func filter(_ source: String) throws(JQError) -> JQFilter {
+        precondition(sealed == nil, "a sealed bundle takes no more filters")
+        if let name = JQFilter.forbiddenName(in: source) { throw .forbidden(name: name) }
+        sources.append(source)
+        return JQFilter(entry: sources.count - 1, of: self, source: source)
+    }
+
+    /// Compiles the filters added. On a fault, the error is the first faulty filter's as it
+    /// compiles alone (its index in the order added), so that its message and lines are its own.
+    package func seal() throws(JQBundleError) {
+        guard sealed == nil else { return }
+        let entry = "__filter"
+        var program = JQFilter.prelude(binding: variables + [entry]) + ".[\(variables.count + 1)] | "
+        for (index, source) in sources.enumerated() {
+            program += (index == 0 ? "if" : " elif") + " $\(entry) == \(index) then (\n" + source + "\n)"
+        }
+        program += sources.isEmpty ? "empty" : " else empty end"
+        do {
+            sealed = try JQFilter(program: program, source: sources.joined(separator: "\n"), variables: variables + [entry], limits: limits)
+        } catch {
+            for (index, source) in sources.enumerated() {
+                do {
+                    _ = try JQFilter(source, variables: variables, limits: limits)
+                } catch {
+                    throw JQBundleError(index: index, error: error)
+                }
+            }
+            throw JQBundleError(index: 0, error: error)
+        }
+    }
+
+    fileprivate func program() -> JQFilter {
+        guard let sealed else { preconditionFailure("a bundle's filter runs only once the bundle is sealed") }
+        return sealed
+    }
+}
+
+/// Which filter of a bundle did not compile, and why.
+package struct JQBundleError: Error, Sendable {
+    package var index: Int
+    package var error: JQError
 }

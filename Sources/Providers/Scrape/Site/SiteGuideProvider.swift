@@ -169,7 +169,7 @@ package struct SiteGuideProvider: GuideProvider {
             let (response, request) = try await fetch(recipe.request, values: pageValues)
             pageRequests.append(request)
             if recipe.empty.isEmptyDay(response.body) { continue }
-            if response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            if SiteRecipe.EmptyAnswers.trimmed(response.body).isEmpty {
                 throw ProviderError.malformed("\(recipe.site): the response is empty (\(URLRedaction.redacted(response.url))); if an empty answer means a day without programmes, say so with `empty: body`")
             }
             // Converted for libjq once per page, not once per item: `$details` can be a large file.

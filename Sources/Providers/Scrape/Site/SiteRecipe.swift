@@ -122,10 +122,19 @@ package struct SiteRecipe: Sendable {
             self.bodies = bodies
         }
 
-        /// True when `body` is what the recipe calls an empty day.
+        /// True when `body` is what the recipe calls an empty day. Looks at the bytes only, with
+        /// no text made of them: every page of every day goes through here.
         package func isEmptyDay(_ body: Data) -> Bool {
-            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return text.isEmpty ? emptyBody : bodies.contains(text)
+            let trimmed = Self.trimmed(body)
+            if trimmed.isEmpty { return emptyBody }
+            return bodies.contains { $0.utf8.count == trimmed.count && $0.utf8.elementsEqual(trimmed) }
+        }
+
+        /// `body` without the ASCII whitespace around it.
+        package static func trimmed(_ body: Data) -> Data.SubSequence {
+            let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            guard let first = body.firstIndex(where: { !isSpace($0) }), let last = body.lastIndex(where: { !isSpace($0) }) else { return body[body.endIndex...] }
+            return body[first...last]
         }
     }
 
