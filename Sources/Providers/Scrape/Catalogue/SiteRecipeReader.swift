@@ -183,15 +183,27 @@ package struct SiteRecipeReader {
             default: empty.bodies.insert(word.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         }
-        let recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, steps: steps, details: details, items: items, programme: programme,
+        var recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, steps: steps, details: details, items: items, programme: programme,
                           times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
                           encoding: encoding, baseURL: baseURL, dayNames: dayNames, dayWords: dayWords, keep: keep, empty: empty)
-        try filters.seal()
-        do {
-            return try recipe.pipelined()
-        } catch {
-            throw .invalidValue("items | programme: \(error)", value("programme")?.location ?? location)
+        // The fast paths, compiled in the same program: without programme details, a JSON
+        // answer's items and programmes are one run, and so are a page's rows.
+        if !details.contains(where: { $0.scope == .programme }) {
+            switch items {
+            case .jq(let items) where format == .json:
+                recipe.pipeline = try programme.map { programme throws(ConfigError) in
+                    try filters.add("(\n" + items.source + "\n) | (\n" + programme.source + "\n)", at: itemsTree, name: "items | programme")
+                } ?? items
+            case .page:
+                recipe.rowsPipeline = try programme.map { programme throws(ConfigError) in
+                    try filters.add(".[] | (\n" + programme.source + "\n)", at: itemsTree, name: "programme")
+                }
+            default:
+                break
+            }
         }
+        try filters.seal()
+        return recipe
     }
 
     // MARK: - Parts

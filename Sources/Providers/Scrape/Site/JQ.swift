@@ -108,18 +108,8 @@ package final class JQFilter: @unchecked Sendable {
         return prelude
     }
 
-    /// `first | second`, with `first`'s variables and limits. The time limit counts for the
-    /// whole pipe, the output limit on what `second` gives.
-    package init(piping first: JQFilter, into second: JQFilter) {
-        source = "(\n" + first.source + "\n) | (\n" + second.source + "\n)"
-        variables = first.variables
-        limits = first.limits
-        body = .piped(first, second)
-    }
-
     private enum Body {
         case compiled(program: String)
-        case piped(JQFilter, JQFilter)
         case entry(JQBundle, Int)
     }
 
@@ -166,12 +156,6 @@ package final class JQFilter: @unchecked Sendable {
     private func outputs(
         of input: jv, bound: jv, until deadline: ContinuousClock.Instant, _ take: (jv) throws(JQError) -> Void
     ) throws(JQError) {
-        if case .piped(let first, let second) = body {
-            try first.outputs(of: input, bound: bound, until: deadline) { (item: jv) throws(JQError) in
-                try second.outputs(of: item, bound: bound, until: deadline, take)
-            }
-            return
-        }
         if case .entry(let bundle, let index) = body {
             let chosen = jv_array_append(jv_copy(bound), jv_number(Double(index)))
             defer { jv_free(chosen) }
@@ -231,7 +215,7 @@ package final class JQFilter: @unchecked Sendable {
     }
 
     private func compile() throws(JQError) -> OpaquePointer {
-        guard case .compiled(let program) = body else { preconditionFailure("a pipe or a bundle's filter has no program of its own") }
+        guard case .compiled(let program) = body else { preconditionFailure("a bundle's filter has no program of its own") }
         guard let state = jq_init() else { throw .runtime("libjq could not start (out of memory)") }
         JQNative.install(on: state)
         let messages = MessageBox()

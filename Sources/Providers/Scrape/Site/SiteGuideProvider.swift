@@ -193,6 +193,13 @@ package struct SiteGuideProvider: GuideProvider {
             times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
             let items = try items(of: response, variables: variables, xpathVariables: xpathVariables)
             itemCount += items.count
+            // A page's rows, likewise: one run of `.[] | programme`, else row by row.
+            if let rows = recipe.rowsPipeline, let objects = try? rows.run(.value(.array(items)), variables),
+               let mapped = try? objects.map({ try programme(from: $0, reader: reader, times: &times, day: day) }) {
+                programmes += fillingStops(mapped)
+                continue
+            }
+            times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
             for (index, item) in items.enumerated() {
                 var itemVariables = variables
                 if recipe.details.contains(where: { $0.scope == .programme }) {

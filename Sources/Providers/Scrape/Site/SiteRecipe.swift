@@ -157,9 +157,11 @@ package struct SiteRecipe: Sendable {
     /// Maps one item to a programme object (docs/sources.md lists its keys); nil: the item is one.
     package var programme: JQFilter?
     /// `items | programme` as one filter, for JSON answers whose programmes need no detail of
-    /// their own: no item converted out of libjq and back, and nothing more to compile. Set by
-    /// `pipelined()`.
-    package private(set) var pipeline: JQFilter?
+    /// their own: one run per answer, no item converted out of libjq and back.
+    package var pipeline: JQFilter?
+    /// `.[] | programme` for the rows of an HTML or XML page: one run per page rather than one
+    /// per row.
+    package var rowsPipeline: JQFilter?
     package var times: SiteTimeFormat
     package var timezone: TimeZone
     /// Names for the parts of a composite site id (`Sydney#ABC1` → `region`, `id`): `{channel.region}`.
@@ -204,14 +206,6 @@ package struct SiteRecipe: Sendable {
         self.dayWords = dayWords
         self.keep = keep
         self.empty = empty
-    }
-
-    /// The recipe with its `pipeline`, when it can have one.
-    package func pipelined() throws(JQError) -> SiteRecipe {
-        guard case .jq(let items) = items, format == .json, !details.contains(where: { $0.scope == .programme }) else { return self }
-        var copy = self
-        copy.pipeline = programme.map { JQFilter(piping: items, into: $0) } ?? items
-        return copy
     }
 
     /// The variables a filter reads (docs/sources.md): `$channel`, `$date`, `$details`, `$detail`
