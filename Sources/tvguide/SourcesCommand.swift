@@ -181,8 +181,9 @@ enum SiteTemplateFiles {
         # The recipe of \(site). Reference: docs/sources.md.
         site: \(site)
         description: "what the site lists (country, channels)"
+        country: es                      # two letters: what `sources list` sorts and filters by
         timezone: Europe/Madrid          # the zone of the site's days and of times without an offset
-        format: json                     # json, html or xml
+        format: json                     # json, html, xml or text
         # One request per channel and day: {channel} is the site id, {date:yyyy-MM-dd} the day.
         url: "https://\(site)/guide/{channel}/{date:yyyy-MM-dd}.json"
         # jq: each item of the answer ($channel.id, $date, $details are there too).
@@ -196,6 +197,10 @@ enum SiteTemplateFiles {
             description: .description
           }
         time_format: iso8601             # iso8601, unix, unix_ms or a pattern such as yyyy-MM-dd HH:mm
+        # When the site needs more (docs/sources.md, "Recipes for harder sites"):
+        #   steps:   a token, a cookie session, a build id read from a page, a computed URL part
+        #   details: a second answer per channel, day or programme (JSON, HTML with XPath fields)
+        #   {channel.lang}: an attribute of the channel list; day_words, keep, empty, pages
 
         """
     }

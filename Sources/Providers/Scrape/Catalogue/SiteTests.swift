@@ -288,7 +288,9 @@ final class RecordedResponses: HTTPTransport, @unchecked Sendable {
             lock.withLock { misses.append(request) }
             throw ProviderError.notFound("no recording for \(request) (add it under responses in tests.yaml)")
         }
-        let body = try Data(contentsOf: recording.file)
+        guard let body = FileManager.default.contents(atPath: recording.file.path) else {
+            throw ProviderError.notFound("the recording \(recording.file.deletingLastPathComponent().lastPathComponent)/\(recording.file.lastPathComponent) for \(url.absoluteString) cannot be read: save the site's answer there")
+        }
         let type: String = switch recording.file.pathExtension.lowercased() {
         case "json": "application/json"
         case "html", "htm": "text/html"
