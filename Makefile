@@ -41,7 +41,7 @@ bench: deps
 	bench/sources.sh
 	bench/recommend.sh
 
-# Issue 6: fault injection, SIGKILL loop, fuzzing, soak and secrets grep; renders docs/reliability.md.
+# The reliability report: fault injection, SIGKILL loop, fuzzing, soak and secrets grep; renders docs/reliability.md.
 reliability: deps
 	bench/reliability.sh
 
@@ -49,7 +49,7 @@ reliability: deps
 fuzz: deps
 	fuzz/run.sh
 
-# Install (issue 15): a release binary with the Swift runtime linked in (it needs only Debian's
+# Install: a release binary with the Swift runtime linked in (it needs only Debian's
 # libxml2, libjq1, zlib1g and, for HTTPS, ca-certificates at run time), tv_grab_tvguide, one man page
 # per command, bash/zsh/fish completions, a systemd unit, an example providers.yaml for /etc/tvguide
 # and the site catalogue (site.yaml and *.channels.xml of sources/, without tests and recordings).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 benchmark, side by side in one run on the recorded formulatv fortnight
+# The audience scraper, side by side in one run on the recorded formulatv fortnight
 # (Fixtures/formulatv/audiencias: 14 day pages of about 100 KB, 560 ranking rows):
 #   1. Python's lxml.html + XPath (bench/lxml_audiences.py) and tvguide's scraper (scrape-bench,
 #      bench/ScrapeBench) doing the same extraction with the same recipe, providers.yaml's

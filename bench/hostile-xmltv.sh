@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12: hostile XMLTV files against `tvguide build`, each followed by a good backup provider, with the peak memory
+# Hostile XMLTV files against `tvguide build`, each followed by a good backup provider, with the peak memory
 # of every run (/usr/bin/time -v). Writes $RELIABILITY_OUT/hostile.tsv (bench/reliability.sh hostile).
 # The files come from Fixtures/xmltv-conformance/hostile/generate.sh; the bound each run must keep:
 # 64 MB plus 4 times the file's size, or plus 110 times it for gzip (Gzip.maximumRatio is 100).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11, section 3: HTTP/1.1 side by side with nginx. Starts `tvguide serve` on the golden
+# HTTP/1.1 conformance, side by side with nginx. Starts `tvguide serve` on the golden
 # snapshot (clock fixed, no refresh) and nginx on loopback with its own temporary configuration
 # (no root needed), serving tvguide's `/health` and `/xmltv.xml` bodies as static files with gzip
 # as it is usually set up (`gzip_vary`, XML among `gzip_types`, bodies of 1 kB and more). Then

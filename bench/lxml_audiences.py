@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The peer of tvguide's scraper in the issue 4 benchmark: Python's lxml.html + XPath doing the same
+"""The peer of tvguide's scraper in bench/audiences.sh: Python's lxml.html + XPath doing the same
 extraction on the same pages, so bench/run.sh can print the two throughputs side by side.
 
 For every page of a folder (by default the recorded formulatv fortnight, Fixtures/formulatv/audiencias)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 3 benchmark: metadata enrichment of the 50,000-programme guide whose films and series are
+# Metadata enrichment of the 50,000-programme guide whose films and series are
 # drawn from 2,000 distinct works, against a fake TMDB on loopback that answers after 20 ms.
 #   run 1 (empty cache): requests must equal the distinct titles (+1 for TMDB's configuration),
 #         and the enrichment's wall time stay within 1.5x of titles / concurrency x 20 ms;

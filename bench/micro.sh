@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Micro-benchmarks of the hot paths (issue 14), with ordo-one/benchmark: the snapshot's encode and
+# Micro-benchmarks of the hot paths, with ordo-one/benchmark: the snapshot's encode and
 # decode, its binary companion's (latest.packed) encode and decode, the server's index, the
 # interner and the XMLTV parse, on a synthetic week of 100 channels (Benchmarks/GuideBenchmarks). The package declares the benchmark target only under
 # TVGUIDE_MICROBENCH=1, built in .build-micro, so that `swift build` and CI never compile it.

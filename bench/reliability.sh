@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6: the reliability report. Runs each part of the reliability work, keeps its raw figures
+# The reliability report. Runs each part of the reliability work, keeps its raw figures
 # in docs/reliability/<part>.tsv, and renders docs/reliability.md from every part's TSV, so a part
 # can be re-run alone and the report still shows the others (each with the date it was run).
 #

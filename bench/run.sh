@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 2 benchmark, side by side in one run on the same generated guide:
+# The build pipeline, side by side in one run on the same generated guide:
 #   1. `tvguide build` from one XMLTV file (parse, normalise, snapshot write)
 #      vs `xmllint --stream --noout` (the raw libxml2 parse floor) and `tv_sort --by-channel`;
 #   2. merging two sources (the second shifted by 15 minutes)

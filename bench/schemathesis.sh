@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11: Schemathesis (PyPI `schemathesis`) against the served /openapi.yaml. `tvguide serve`
+# Schemathesis (PyPI `schemathesis`) against the served /openapi.yaml. `tvguide serve`
 # (debug build, the default providers.yaml, the golden snapshot as latest.json, the clock fixed
 # inside its window, no refresh) answers every request Schemathesis makes up from the document;
 # the checks are that no answer is a 5xx, that every status, content type and JSON body is one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6 soak: `tvguide serve` (release build) on a generated 300-channel x 7-day guide, under
+# The soak: `tvguide serve` (release build) on a generated 300-channel x 7-day guide, under
 # wrk for SOAK_SECONDS, with valid and invalid requests mixed and slow clients alongside:
 #   - valid: 2xx/304 routes of every kind (fast lane, router, web pages, feeds, conditional GETs,
 #     a cross-origin read, and queries the response cache has never seen); any other status or

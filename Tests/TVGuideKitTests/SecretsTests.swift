@@ -12,7 +12,7 @@ import TVGuideKit
 import Testing
 import TestSupport
 
-/// API keys and tokens never appear in any output (issue 6, item 5; docs/metadata.md, "Secrets").
+/// API keys and tokens never appear in any output (docs/metadata.md, "Secrets").
 /// A full run with every credential set, against fake APIs on loopback that first answer and then
 /// fail in the ways that echo requests back; every byte the runs print, write or serve is
 /// searched for every secret in every form it could take.

@@ -1,4 +1,4 @@
-// The Swift side of bench/audiences.sh (issue 4): tvguide's scraper on the recorded formulatv
+// The Swift side of bench/audiences.sh: tvguide's scraper on the recorded formulatv
 // fortnight, measured like bench/lxml_audiences.py measures lxml, then the product path and the
 // join to the 50,000-programme benchmark guide. Figures are medians over passes; MB are 10^6 bytes.
 import Foundation
