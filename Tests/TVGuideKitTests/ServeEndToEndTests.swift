@@ -197,7 +197,7 @@ final class ServeProcess: @unchecked Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ChildProcesses.start(process)
         // Reads happen on Dispatch threads, never on Swift's cooperative ones.
         let port: Int = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

@@ -52,7 +52,7 @@ package final class RunningProcess: @unchecked Sendable {
             continuation.yield(Termination(status: finished.terminationStatus, signalled: finished.terminationReason == .uncaughtSignal))
             continuation.finish()
         }
-        try process.run()
+        try ChildProcesses.start(process)
         self.process = process
         self.pid = process.processIdentifier
         self.started = .now

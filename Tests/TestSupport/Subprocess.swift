@@ -35,7 +35,7 @@ package enum Subprocess {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try ChildProcesses.start(process)
         return await withCheckedContinuation { continuation in
             // Both pipes are drained at once so that a child filling one cannot block on it.
             let reads = DispatchGroup()
