@@ -132,6 +132,27 @@ struct SiteCapabilityTests {
         ])
     }
 
+    @Test("channel_timezone gives each channel its zone; a name that is no zone is an error that says so")
+    func channelTimezones() async throws {
+        let files = [
+            "site.yaml": """
+            site: x.test
+            channel_timezone: '{"ny": "America/New_York", "mars": "Mars/Base"}[$channel.id]'
+            url: "https://x.test/{channel}/{date:yyyy-MM-dd}"
+            items: .items[]
+            programme: '{start: ($date + " " + .t), title}'
+            time_format: "yyyy-MM-dd HH:mm"
+            """,
+            "recordings/day.json": #"{"items": [{"t": "20:00", "title": "Game"}]}"#,
+            "tests.yaml": """
+            - { channel: ny, date: 2026-10-25, responses: { "https://x.test/ny/2026-10-25": recordings/day.json }, programmes: [{ start: 2026-10-26T00:00:00Z }] }
+            - { channel: eu, date: 2026-10-25, responses: { "https://x.test/eu/2026-10-25": recordings/day.json }, programmes: [{ start: 2026-10-25T20:00:00Z }] }
+            - { channel: mars, date: 2026-10-25, responses: {}, error: "channel_timezone gave 'Mars/Base' for channel 'mars', not a known time zone" }
+            """,
+        ]
+        try await Self.expectPasses(files)
+    }
+
     @Test("a step's request may use only the steps before it")
     func stepOrder() async throws {
         let result = try await Self.run([

@@ -8,7 +8,7 @@ import GuideCore
 /// validate` and `tvguide sources test` catch them before anything is fetched.
 package struct SiteRecipeReader {
     package static let keys = [
-        "site", "description", "country", "timezone", "days", "format", "url", "request", "pages", "channel_parts",
+        "site", "description", "country", "timezone", "channel_timezone", "days", "format", "url", "request", "pages", "channel_parts",
         "session", "steps", "details", "items", "programme", "time_format", "default_length", "encoding", "base_url", "day_names",
         "day_words", "keep", "empty",
     ]
@@ -201,6 +201,10 @@ package struct SiteRecipeReader {
             default:
                 break
             }
+        }
+        if let tree = value("channel_timezone") {
+            guard let source = tree.scalar else { throw .invalidValue("channel_timezone: expected a jq filter on $channel giving a zone's name", tree.location) }
+            recipe.channelTimezone = try filters.add(source, at: tree, name: "channel_timezone")
         }
         try filters.seal()
         return recipe

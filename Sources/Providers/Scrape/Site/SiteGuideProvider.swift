@@ -23,8 +23,10 @@ package struct SiteGuideProvider: GuideProvider {
     /// Each channel's attributes in its channel list (`lang`, and any other), by site id.
     private let channelAttributes: [String: [String: String]]
     private let transport: any HTTPTransport
-    /// The run's day in the recipe's zone, which `{days_ahead}` counts from.
-    private let today: Day
+    /// The run's clock, whose day in a channel's zone `{days_ahead}` counts from.
+    private let now: Date
+    /// A site test's day, which replaces the clock's.
+    private let fixedToday: Day?
     private let memo = ResponseMemo()
     private let cookies = CookieJar()
     private let tally = SiteTally()
@@ -38,7 +40,8 @@ package struct SiteGuideProvider: GuideProvider {
         now: Date = Date(), today: Day? = nil
     ) {
         self.id = id
-        self.today = today ?? Day(now, in: recipe.timezone)
+        self.now = now
+        self.fixedToday = today
         self.recipe = recipe
         self.channelList = channels
         self.channelAttributes = channelAttributes
@@ -50,7 +53,7 @@ package struct SiteGuideProvider: GuideProvider {
     }
 
     package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let days = try days(in: window)
+        let days = try days(in: window, zone: try zone(of: channel))
         let outcomes = await withTaskGroup(of: (Int, Result<DayResult, any Error>).self) { group in
             for (index, day) in days.enumerated() {
                 group.addTask {
@@ -103,8 +106,8 @@ package struct SiteGuideProvider: GuideProvider {
         await tally.notes
     }
 
-    private func days(in window: DateInterval) throws -> [Day] {
-        let zone = recipe.timezone
+    private func days(in window: DateInterval, zone: TimeZone) throws -> [Day] {
+        let today = fixedToday ?? Day(now, in: zone)
         let first = Day(window.start, in: zone)
         guard recipe.readsEachDay else { return [first] }
         let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
@@ -144,7 +147,8 @@ package struct SiteGuideProvider: GuideProvider {
 
     /// One channel's page(s) for `day`, read and mapped: what a site test checks.
     package func read(channel: ChannelRef, day: Day) async throws -> DayResult {
-        var values = try templateValues(channel: channel, day: day)
+        let zone = try zone(of: channel)
+        var values = try templateValues(channel: channel, day: day, zone: zone)
         let date = day.description
         let channelObject = channelObject(channel)
         var sent: [SentRequest] = []
@@ -179,7 +183,7 @@ package struct SiteGuideProvider: GuideProvider {
                 "page": .value(page.map(JSONValue.string) ?? .null), "url": .value(.string(response.url.absoluteString)),
                 "steps": .value(.object(values.steps)),
             ]
-            var times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
+            var times = SiteDayTimes(format: recipe.times, zone: zone, day: day)
             let reader = SiteProgrammeReader(channel: channel.id, source: id, base: recipe.baseURL ?? response.url)
             var pageProgrammes: [Programme] = []
             // The fast path: one run of `items | programme`. Should it fail, the item by item path
@@ -190,7 +194,7 @@ package struct SiteGuideProvider: GuideProvider {
                 programmes += fillingStops(mapped)
                 continue
             }
-            times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
+            times = SiteDayTimes(format: recipe.times, zone: zone, day: day)
             let items = try items(of: response, variables: variables, xpathVariables: xpathVariables)
             itemCount += items.count
             // A page's rows, likewise: one run of `.[] | programme`, else row by row.
@@ -199,7 +203,7 @@ package struct SiteGuideProvider: GuideProvider {
                 programmes += fillingStops(mapped)
                 continue
             }
-            times = SiteDayTimes(format: recipe.times, zone: recipe.timezone, day: day)
+            times = SiteDayTimes(format: recipe.times, zone: zone, day: day)
             for (index, item) in items.enumerated() {
                 var itemVariables = variables
                 if recipe.details.contains(where: { $0.scope == .programme }) {
@@ -226,7 +230,7 @@ package struct SiteGuideProvider: GuideProvider {
             programmes += fillingStops(pageProgrammes)
         }
         if recipe.keep == .startsOnDay {
-            programmes.removeAll { Day($0.start, in: recipe.timezone) != day }
+            programmes.removeAll { Day($0.start, in: zone) != day }
         }
         await tally.add(pages: max(recipe.pages.count, 1), items: itemCount, programmes: programmes.count)
         return DayResult(programmes: programmes, items: itemCount, requests: pageRequests + sent)
@@ -394,7 +398,29 @@ package struct SiteGuideProvider: GuideProvider {
 
     // MARK: - Requests
 
-    private func templateValues(channel: ChannelRef, day: Day) throws -> SiteTemplate.Values {
+    /// The channel's zone: `channel_timezone`'s answer for it, or the recipe's `timezone`.
+    private func zone(of channel: ChannelRef) throws -> TimeZone {
+        guard let filter = recipe.channelTimezone else { return recipe.timezone }
+        let name: String
+        do {
+            guard let given = try filter.run(.value(.null), ["channel": .value(channelObject(channel))]).first else { return recipe.timezone }
+            guard case .string(let text) = given else {
+                if given == .null { return recipe.timezone }
+                throw ProviderError.notConfigured("site \(id): channel_timezone gave \(given.jsonText.prefix(80)) for channel '\(channel.providerID)', not a zone's name")
+            }
+            name = text
+        } catch let error as ProviderError {
+            throw error
+        } catch {
+            throw ProviderError.notConfigured("site \(id): channel_timezone: \(error)")
+        }
+        guard let zone = TimeZone(identifier: name) else {
+            throw ProviderError.notConfigured("site \(id): channel_timezone gave '\(name)' for channel '\(channel.providerID)', not a known time zone (an IANA id such as America/New_York)")
+        }
+        return zone
+    }
+
+    private func templateValues(channel: ChannelRef, day: Day, zone: TimeZone) throws -> SiteTemplate.Values {
         let attributes = attributes(of: channel)
         let wanted = recipe.request.templates + recipe.steps.flatMap { $0.request?.templates ?? [] } + recipe.details.flatMap(\.request.templates)
         for name in wanted.reduce(into: Set<String>(), { $0.formUnion($1.channelAttributes) }).sorted() where attributes[name] == nil {
@@ -403,7 +429,7 @@ package struct SiteGuideProvider: GuideProvider {
             throw ProviderError.notConfigured("site \(id): {channel.\(name)}: channel '\(channel.providerID)' has no attribute \(name) in its channel list (it has \(known))\(parts)")
         }
         return SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), channelAttributes: attributes, day: day,
-                                   zone: recipe.timezone, dayNames: recipe.dayNames, dayWords: recipe.dayWords, today: today)
+                                   zone: zone, dayNames: recipe.dayNames, dayWords: recipe.dayWords, today: fixedToday ?? Day(now, in: zone))
     }
 
     private func channelParts(_ siteID: String) -> [String: String] {

@@ -164,6 +164,9 @@ package struct SiteRecipe: Sendable {
     package var rowsPipeline: JQFilter?
     package var times: SiteTimeFormat
     package var timezone: TimeZone
+    /// A jq filter on `$channel` giving a channel's own zone (a site whose channels each keep a
+    /// region's time); nil or a null answer: `timezone`.
+    package var channelTimezone: JQFilter?
     /// Names for the parts of a composite site id (`Sydney#ABC1` → `region`, `id`): `{channel.region}`.
     package var channelParts: [String]
     /// A stop for a programme that has neither a stop nor a next programme to take one from.
