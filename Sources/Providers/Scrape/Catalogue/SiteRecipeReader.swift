@@ -81,11 +81,7 @@ package struct SiteRecipeReader {
                 throw .invalidValue("session: expected {url, method, headers, body, value: JQ} (value: the filter giving the token), got \(tree.shapeDescription)", tree.location)
             }
             if value("steps") != nil { throw .invalidValue("give either session or steps (a step named session), not both", tree.location) }
-            let step = try Self.step(name: "session", tree, label: "session", channelParts: channelParts, before: [], filters: filters)
-            if step.request?.stepNames.contains("session") == true {
-                throw .invalidValue("session: its own request cannot use {session}", tree.location)
-            }
-            steps.append(step)
+            steps.append(try Self.step(name: "session", tree, label: "session", channelParts: channelParts, before: [], filters: filters))
         }
         if let tree = value("steps") {
             guard let entries = tree.entries else {
@@ -292,6 +288,7 @@ package struct SiteRecipeReader {
         }
         let request = try request(tree, name: label, channelParts: channelParts, extraKeys: ["value"] + readingKeys)
         if let missing = request.stepNames.subtracting(before).sorted().first {
+            if missing == name { throw .invalidValue("\(label): its own request cannot use \(name == "session" ? "{session}" : "{steps.\(name)}")", tree.location) }
             throw .invalidValue("\(label): {steps.\(missing)} is not a step before it (\(before.isEmpty ? "it is the first" : "before it: " + before.joined(separator: ", ")))", tree.location)
         }
         if request.templates.contains(where: \.usesKey) { throw .invalidValue("\(label): {key} is only for programme details (scope: programme)", tree.location) }
