@@ -13,8 +13,8 @@ import GuideCore
 /// Variables are bound through the input, not jq's `--arg`: libjq binds those at compile time,
 /// and compiling (most of it jq's own builtins, whatever the filter) once per response would
 /// cost more than the work. The filter is compiled once as `.[0] as $a | .[1] as $b | … | .[n] |
-/// FILTER` and its states are pooled. A pipe of two compiled filters (`piping`) compiles
-/// nothing: each result of the first goes into the second as libjq's value, never converted.
+/// FILTER` and its states are pooled. A recipe's filters are compiled together as one program
+/// (`JQBundle`), each chosen by an index bound after the variables.
 ///
 /// libjq 1.6 is not thread-safe: two states used at once on two threads were seen to corrupt each
 /// other and spin forever. Every call into libjq holds `JQFilter.serial`; a run's time limit
@@ -257,14 +257,12 @@ package final class JQFilter: @unchecked Sendable {
     /// that never comes is a run that never ends. Deadlines are on the monotonic clock, checked
     /// every 10 ms while a run is armed: a timed wait on a condition counts on the wall clock,
     /// which a step forward or back (NTP, a clock set decades ahead) would stretch without end.
-    /// Runs are serialised; a pipe's second filter runs while its first is paused, so the
-    /// states armed form a stack with one deadline, and a halt stops them all.
     private final class Watchdog: @unchecked Sendable {
-        // @unchecked: `states`, `deadline` and `fired` are only touched under `condition`.
+        // @unchecked: `state`, `deadline` and `fired` are only touched under `condition`.
         static let shared = Watchdog()
 
         private let condition = NSCondition()
-        private var states: [OpaquePointer] = []
+        private var state: OpaquePointer?
         private var deadline = ContinuousClock.now
         private var fired = false
 
@@ -280,30 +278,28 @@ package final class JQFilter: @unchecked Sendable {
             return fired
         }
 
+        /// Runs are serialised, so one is armed at a time.
         func arm(_ state: OpaquePointer, until deadline: ContinuousClock.Instant) {
             condition.lock()
-            if states.isEmpty {
-                self.deadline = deadline
-                fired = false
-                condition.signal()
-            }
-            states.append(state)
+            self.state = state
+            self.deadline = deadline
+            fired = false
+            condition.signal()
             condition.unlock()
         }
 
-        /// Disarms the last state armed; true when the run ended on its own and its state can
-        /// be reused.
+        /// Disarms; true when the run ended on its own and its state can be reused.
         func finish() -> Bool {
             condition.lock()
             defer { condition.unlock() }
-            if !states.isEmpty { states.removeLast() }
+            state = nil
             return !fired
         }
 
         private func watch() {
             condition.lock()
             while true {
-                guard !states.isEmpty else {
+                guard let armed = state else {
                     condition.wait()
                     continue
                 }
@@ -314,10 +310,8 @@ package final class JQFilter: @unchecked Sendable {
                     continue
                 }
                 fired = true
-                for state in states {
-                    jq_halt(state, jv_invalid(), jv_string("time limit"))
-                }
-                states = []
+                jq_halt(armed, jv_invalid(), jv_string("time limit"))
+                state = nil
             }
         }
     }
