@@ -53,12 +53,13 @@ package struct SiteGuideProvider: GuideProvider {
     }
 
     package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let days = try days(in: window, zone: try zone(of: channel))
+        let zone = try zone(of: channel)
+        let days = try days(in: window, zone: zone)
         let outcomes = await withTaskGroup(of: (Int, Result<DayResult, any Error>).self) { group in
             for (index, day) in days.enumerated() {
                 group.addTask {
                     do {
-                        return (index, .success(try await self.read(channel: channel, day: day)))
+                        return (index, .success(try await self.read(channel: channel, day: day, zone: zone)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -147,7 +148,11 @@ package struct SiteGuideProvider: GuideProvider {
 
     /// One channel's page(s) for `day`, read and mapped: what a site test checks.
     package func read(channel: ChannelRef, day: Day) async throws -> DayResult {
-        let zone = try zone(of: channel)
+        try await read(channel: channel, day: day, zone: try zone(of: channel))
+    }
+
+    /// `zone`: the channel's, worked out once per schedule rather than once per day.
+    private func read(channel: ChannelRef, day: Day, zone: TimeZone) async throws -> DayResult {
         var values = try templateValues(channel: channel, day: day, zone: zone)
         let date = day.description
         let channelObject = channelObject(channel)
@@ -366,13 +371,12 @@ package struct SiteGuideProvider: GuideProvider {
     }
 
     private func fetchDetail(_ detail: SiteRecipe.Detail, values: SiteTemplate.Values) async throws -> (JSONValue, SentRequest) {
-        let url = try url(detail.request, values: values)
         do {
             let (response, request) = try await fetch(detail.request, values: values)
             return (try read(response, as: detail.reading, values: values, name: "details.\(detail.name)"), request)
         } catch {
             guard detail.optional else { throw error }
-            return (.null, SentRequest(method: detail.request.method, url: url, headers: [:], body: nil))
+            return (.null, SentRequest(method: detail.request.method, url: try url(detail.request, values: values), headers: [:], body: nil))
         }
     }
 
