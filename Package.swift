@@ -32,8 +32,11 @@ let package = Package(
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
-        // The model, provider protocols, chains, normalisation, snapshots and diff. Foundation only.
-        .target(name: "GuideCore", dependencies: ["CMalloc"], swiftSettings: strictImports),
+        // The model, provider protocols, chains and the merge. Foundation only.
+        .target(name: "GuideCore", swiftSettings: strictImports),
+        // Where guides are kept: the snapshot JSON writer and reader, the packed companion, text
+        // blocks and spill files, atomic files, the folder stores, the diff; and the heap's upkeep.
+        .target(name: "GuideStorage", dependencies: ["GuideCore", "CMalloc"], swiftSettings: strictImports),
         // providers.yaml → typed configuration.
         .target(name: "GuideConfig", dependencies: [
             "GuideCore",
@@ -41,7 +44,7 @@ let package = Package(
         ], swiftSettings: strictImports),
         // Implements GuideCore's HTTPTransport: the live client (retries, 429, conditional GET, on-disk cache) and the replay transport.
         .target(name: "GuideTransport", dependencies: [
-            "GuideCore",
+            "GuideCore", "GuideStorage",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -62,7 +65,7 @@ let package = Package(
         ),
         // Gzip in memory and streamed, on zlib (Foundation on Linux has no compression).
         .target(name: "GzipCodec", dependencies: ["GuideCore", "CLibXML2"], swiftSettings: strictImports),
-        .target(name: "XMLTV", dependencies: ["GuideCore", "GzipCodec", "CLibXML2"],
+        .target(name: "XMLTV", dependencies: ["GuideCore", "GuideStorage", "GzipCodec", "CLibXML2"],
                 path: "Sources/Providers/XMLTV", swiftSettings: strictImports),
         .target(name: "MiGuiaTV", dependencies: ["GuideCore"],
                 path: "Sources/Providers/MiGuiaTV", swiftSettings: strictImports),
@@ -76,7 +79,7 @@ let package = Package(
                 path: "Sources/Providers/Scrape", swiftSettings: strictImports),
         // Snapshots in PostgreSQL for replicas: one transaction per build, NOTIFY when `latest` moves, the builder lock.
         .target(name: "GuideStorePostgres", dependencies: [
-            "GuideCore",
+            "GuideCore", "GuideStorage",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -84,13 +87,13 @@ let package = Package(
         ], swiftSettings: strictImports),
         // The one place that wires modules together: provider catalogue, build pipeline, reports.
         .target(name: "TVGuideKit", dependencies: [
-            "GuideCore", "GuideConfig", "GuideTransport", "GzipCodec", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer", "GuideStorePostgres",
+            "GuideCore", "GuideStorage", "GuideConfig", "GuideTransport", "GzipCodec", "XMLTV", "MiGuiaTV", "TMDB", "TheTVDB", "Scrape", "GuideServer", "GuideStorePostgres",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         // `tvguide serve`: the JSON API, the web guide, iCalendar feeds and metrics over the in-memory guide.
         // Knows GuideCore only; the CLI hands it the refresh and the XMLTV export.
         .target(name: "GuideServer", dependencies: [
-            "GuideCore",
+            "GuideCore", "GuideStorage",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -128,7 +131,7 @@ let package = Package(
             .embedInCode("Resources/genres.json"),
         ], swiftSettings: strictImports),
         .executableTarget(name: "tvguide", dependencies: [
-            "TVGuideKit", "GuideCore", "GuideConfig", "XMLTV", "GuideServer", "Scrape",
+            "TVGuideKit", "GuideCore", "GuideStorage", "GuideConfig", "XMLTV", "GuideServer", "Scrape",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
@@ -146,13 +149,16 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/TestSupport", swiftSettings: strictImports),
-        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "TestSupport"],
+        // GuideStorage: the metadata cache tests keep answers in its folder store.
+        .testTarget(name: "GuideCoreTests", dependencies: ["GuideCore", "GuideStorage", "TestSupport"],
+                    swiftSettings: strictImports),
+        .testTarget(name: "GuideStorageTests", dependencies: ["GuideStorage", "GuideCore", "TestSupport"],
                     swiftSettings: strictImports),
         .testTarget(name: "GuideConfigTests", dependencies: ["GuideConfig", "GuideCore", "TestSupport"],
                     swiftSettings: strictImports),
         .testTarget(name: "GuideTransportTests", dependencies: ["GuideTransport", "GuideCore", "TestSupport"],
                     swiftSettings: strictImports),
-        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GzipCodec", "GuideCore", "GuideTransport", "TestSupport"],
+        .testTarget(name: "XMLTVTests", dependencies: ["XMLTV", "GzipCodec", "GuideCore", "GuideStorage", "GuideTransport", "TestSupport"],
                     swiftSettings: strictImports),
         .testTarget(name: "MiGuiaTVTests", dependencies: ["MiGuiaTV", "GuideCore", "GuideTransport", "TestSupport"],
                     swiftSettings: strictImports),
@@ -163,7 +169,7 @@ let package = Package(
         .testTarget(name: "ScrapeTests", dependencies: ["Scrape", "GuideCore", "GuideTransport", "TestSupport"],
                     swiftSettings: strictImports),
         .testTarget(name: "TVGuideKitTests", dependencies: [
-            "TVGuideKit", "GuideCore", "GuideConfig", "GuideTransport", "GuideServer", "TestSupport", "tvguide",
+            "TVGuideKit", "GuideCore", "GuideStorage", "GuideConfig", "GuideTransport", "GuideServer", "TestSupport", "tvguide",
             // ReplicaTests hold locks in the store's database that a builder must run into.
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -173,13 +179,13 @@ let package = Package(
         ], swiftSettings: strictImports),
         .testTarget(name: "GuideStorePostgresTests", dependencies: [
             // GuideTransport: the HTTP cache and the live transport over the store's cache table.
-            "GuideStorePostgres", "GuideCore", "GuideTransport", "TestSupport",
+            "GuideStorePostgres", "GuideCore", "GuideStorage", "GuideTransport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         .testTarget(name: "GuideServerTests", dependencies: [
-            "GuideServer", "GuideCore", "GzipCodec", "XMLTV", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
+            "GuideServer", "GuideCore", "GuideStorage", "GzipCodec", "XMLTV", "TVGuideKit", "GuideConfig", "TestSupport", "tvguide",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -199,7 +205,7 @@ let package = Package(
 // fuzz/run.sh sets TVGUIDE_FUZZ=1 and builds them in .build-fuzz; otherwise the package is unchanged.
 if Context.environment["TVGUIDE_FUZZ"] == "1" {
     // The router target answers requests in-process, on an EmbeddedChannel (swift-nio's NIOEmbedded).
-    package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore"], path: "fuzz/Support",
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["GuideCore", "GuideStorage"], path: "fuzz/Support",
                                    swiftSettings: strictImports))
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("xmltv", ["XMLTV"]),
@@ -217,7 +223,7 @@ if Context.environment["TVGUIDE_FUZZ"] == "1" {
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(
-            name: "fuzz-\(target.name)", dependencies: target.dependencies + ["GuideCore", "FuzzSupport"],
+            name: "fuzz-\(target.name)", dependencies: target.dependencies + ["GuideCore", "GuideStorage", "FuzzSupport"],
             path: "fuzz/\(target.name)",
             // No main of its own: libFuzzer's main calls LLVMFuzzerTestOneInput.
             swiftSettings: strictImports + [.unsafeFlags(["-parse-as-library"])]))
@@ -231,7 +237,7 @@ if Context.environment["TVGUIDE_MICROBENCH"] == "1" {
     package.dependencies.append(.package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
     package.targets.append(.executableTarget(
         name: "GuideBenchmarks",
-        dependencies: ["GuideCore", "GuideServer", "XMLTV", .product(name: "Benchmark", package: "benchmark")],
+        dependencies: ["GuideCore", "GuideStorage", "GuideServer", "XMLTV", .product(name: "Benchmark", package: "benchmark")],
         path: "Benchmarks/GuideBenchmarks",
         swiftSettings: strictImports,
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import GuideCore
+import GuideStorage
 import GuideServer
 import XMLTV
 

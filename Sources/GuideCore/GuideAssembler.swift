@@ -7,7 +7,10 @@ package enum GuideAssembler {
     /// 8 MB of programmes.
     static let programmesBetweenReleases = 65_536
 
-    package static func assemble(_ result: consuming GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date) -> Snapshot {
+    /// - Parameter releaseFreedMemory: hands what the heap holds freed back to the system; called
+    ///   every `programmesBetweenReleases` programmes moved into the guide.
+    package static func assemble(_ result: consuming GuideChainResult, previous: Snapshot?, window: TimeWindow, now: Date,
+                                 releaseFreedMemory: () -> Void = {}) -> Snapshot {
         var normalisation = result.normalisation
         var channelReports: [ChannelReport] = []
         var programmes: [Programme] = []
@@ -26,9 +29,9 @@ package enum GuideAssembler {
             // Each list is let go once moved, and what they held is given back every few megabytes:
             // the lists are small allocations, which the heap keeps for later, and the guide one
             // large one, which they cannot be reused for. Kept until the end, they were all resident
-            // beside the guide: 64 MB more at 3,000 channels × 7 days.
+            // beside the guide (docs/internals.md).
             if movedSinceRelease >= Self.programmesBetweenReleases {
-                FreedMemory.release()
+                releaseFreedMemory()
                 movedSinceRelease = 0
             }
             if let owner = result.owners[channel.id], var served = result.programmes.removeValue(forKey: channel.id) {

@@ -17,11 +17,6 @@ package actor MetadataLookupCache {
     private var loading: [String: (fingerprint: String, task: Task<Loaded, Never>)] = [:]
     private var notes: [String: [String]] = [:]
 
-    /// A cache in the folder `<directory>/metadata`.
-    package init(directory: URL, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(storage: MetadataLookupFolder(directory: directory), ttl: ttl, now: now)
-    }
-
     package init(storage: any MetadataLookupStorage, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
         self.storage = storage
         self.ttl = ttl

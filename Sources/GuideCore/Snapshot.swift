@@ -160,12 +160,12 @@ extension AudienceRecord {
     /// those never depend on input order.
     package static func ranksBefore(_ a: AudienceRecord, _ b: AudienceRecord) -> Bool {
         if a.viewers != b.viewers { return a.viewers > b.viewers }
-        if a.channel != b.channel { return SnapshotCodec.precedes(a.channel, b.channel) }
-        if a.title != b.title { return SnapshotCodec.precedes(a.title, b.title) }
+        if a.channel != b.channel { return UTF8Order.precedes(a.channel, b.channel) }
+        if a.title != b.title { return UTF8Order.precedes(a.title, b.title) }
         if a.start != b.start { return (a.start ?? .distantPast) < (b.start ?? .distantPast) }
-        if a.source != b.source { return SnapshotCodec.precedes(a.source, b.source) }
+        if a.source != b.source { return UTF8Order.precedes(a.source, b.source) }
         if a.share != b.share { return (a.share ?? -1) < (b.share ?? -1) }
-        if a.programme != b.programme { return SnapshotCodec.precedes(a.programme ?? "", b.programme ?? "") }
+        if a.programme != b.programme { return UTF8Order.precedes(a.programme ?? "", b.programme ?? "") }
         return (a.rank ?? 0) < (b.rank ?? 0)
     }
 }

@@ -21,7 +21,7 @@ package enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same error, naming `file`.
-    func naming(_ file: String) -> SnapshotError {
+    package func naming(_ file: String) -> SnapshotError {
         switch self {
         case .corrupt(_, let detail): .corrupt(file: file, detail: detail)
         case .unsupportedSchemaVersion(_, let found, let supported): .unsupportedSchemaVersion(file: file, found: found, supported: supported)

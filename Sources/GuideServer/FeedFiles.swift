@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 import NIOConcurrencyHelpers
 
 /// The served guide's XMLTV feeds as files: the whole guide's and each line-up's, plain and

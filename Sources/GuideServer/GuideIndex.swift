@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 
 /// A snapshot arranged for answering requests: built once per refresh, then only read. Every
 /// lookup a route makes is a dictionary hit or a binary search here, never a scan of the guide.

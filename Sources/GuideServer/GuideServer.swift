@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 import Hummingbird
 import Logging
 import ServiceLifecycle

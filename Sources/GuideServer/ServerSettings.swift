@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 
 /// How `tvguide serve` runs: where it listens and what the guide offers beyond the snapshot.
 package struct ServerSettings: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 
 /// The HTTP cache on disk: one file per URL in a directory, shared by every run and process on
 /// the machine.

@@ -1,6 +1,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideStorage
 import GuideServer
 import XMLTV
 
@@ -111,7 +112,8 @@ package enum GuideBuilder {
             }
         }
         let somebodyServed = !result.owners.isEmpty
-        var snapshot = GuideAssembler.assemble(consume result, previous: previous, window: window, now: request.now)
+        var snapshot = GuideAssembler.assemble(consume result, previous: previous, window: window, now: request.now,
+                                               releaseFreedMemory: FreedMemory.release)
         // The providers' answers are gone now that the snapshot holds its own copy: what they
         // held is given back before the snapshot is enriched and written.
         FreedMemory.release()

@@ -1,6 +1,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideStorage
 import GuideServer
 
 /// Reads the playlist providers.yaml names (`playlist:`), from a file or over HTTP.

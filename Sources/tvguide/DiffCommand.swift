@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GuideCore
+import GuideStorage
 
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GuideCore
+import GuideStorage
 import XMLTV
 
 struct ExportCommand: ParsableCommand {

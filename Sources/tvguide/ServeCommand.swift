@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideStorage
 import GuideServer
 import Logging
 import TVGuideKit

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GuideCore
+import GuideStorage
 
 @Suite struct MetadataLookupCacheTests {
     private let lastRun = Date(timeIntervalSince1970: 1_792_886_400)

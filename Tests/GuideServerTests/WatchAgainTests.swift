@@ -2,6 +2,7 @@ import Foundation
 import GzipCodec
 import GuideConfig
 import GuideCore
+import GuideStorage
 @testable import GuideServer
 import Testing
 import TestSupport

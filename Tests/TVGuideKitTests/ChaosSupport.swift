@@ -1,6 +1,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideStorage
 import TestSupport
 import TVGuideKit
 

@@ -3,6 +3,7 @@
 import Foundation
 import GuideConfig
 import GuideCore
+import GuideStorage
 import TestSupport
 import Testing
 import TVGuideKit

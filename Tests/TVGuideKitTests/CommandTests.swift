@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 import Testing
 import TestSupport
 

@@ -3,6 +3,7 @@
 // A failure prints its seed; TVGUIDE_KILL_SEED=<seed> replays the same kill points.
 import Foundation
 import GuideCore
+import GuideStorage
 import GuideTransport
 import Testing
 import TestSupport

@@ -5,6 +5,7 @@
 import AsyncHTTPClient
 import Foundation
 import GuideCore
+import GuideStorage
 import GuideTransport
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import GuideCore
+import GuideStorage
 @testable import GuideServer
 import Hummingbird
 import Logging

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 @testable import GuideCore
+import GuideStorage
 
 /// Snapshot bytes through `SnapshotCodec.decode`, with three differential checks, since the
 /// hand-written readers promise to read exactly what `JSONDecoder` reads:

@@ -1,6 +1,7 @@
 import CLibXML2
 import Foundation
 import GuideCore
+import GuideStorage
 import GzipCodec
 
 /// Reads XMLTV with libxml2's streaming `xmlTextReader`: one node at a time, never the whole tree,

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import GuideCore
+import GuideStorage
 import GzipCodec
 import GuideServer
 import Logging

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 // Decoding a snapshot's programmes in parallel: the array is cut between elements and each
 // part is read by its own task.

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// What changed between two snapshots: channels added, removed and changed, per channel the
 /// programmes added, removed and changed, the works (films, series) added, removed and changed,
@@ -41,15 +42,15 @@ package enum SnapshotDiff {
         }
 
         return GuideDiff(
-            channelsAdded: newChannels.keys.filter { oldChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
-            channelsRemoved: oldChannels.keys.filter { newChannels[$0] == nil }.sorted(by: SnapshotCodec.precedes),
-            channelsChanged: channelsChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) },
-            channels: channels.sorted { SnapshotCodec.precedes($0.channel, $1.channel) },
+            channelsAdded: newChannels.keys.filter { oldChannels[$0] == nil }.sorted(by: UTF8Order.precedes),
+            channelsRemoved: oldChannels.keys.filter { newChannels[$0] == nil }.sorted(by: UTF8Order.precedes),
+            channelsChanged: channelsChanged.sorted { UTF8Order.precedes($0.id, $1.id) },
+            channels: channels.sorted { UTF8Order.precedes($0.channel, $1.channel) },
             worksAdded: new.works.filter { old.works[$0.key] == nil }.map { GuideDiff.WorkSummary(id: $0.key, title: $0.value.shownTitle) }
-                .sorted { SnapshotCodec.precedes($0.id, $1.id) },
+                .sorted { UTF8Order.precedes($0.id, $1.id) },
             worksRemoved: old.works.filter { new.works[$0.key] == nil }.map { GuideDiff.WorkSummary(id: $0.key, title: $0.value.shownTitle) }
-                .sorted { SnapshotCodec.precedes($0.id, $1.id) },
-            worksChanged: worksChanged.sorted { SnapshotCodec.precedes($0.id, $1.id) },
+                .sorted { UTF8Order.precedes($0.id, $1.id) },
+            worksChanged: worksChanged.sorted { UTF8Order.precedes($0.id, $1.id) },
             audienceDaysAdded: newDays.values.filter { oldDays[$0.day] == nil }.map(GuideDiff.AudienceDaySummary.init).sorted { $0.day < $1.day },
             audienceDaysRemoved: oldDays.values.filter { newDays[$0.day] == nil }.map(GuideDiff.AudienceDaySummary.init).sorted { $0.day < $1.day },
             audienceDays: audienceDays.sorted { $0.day < $1.day }
@@ -95,11 +96,11 @@ package enum SnapshotDiff {
         let newMembers = members(new)
         let fields = Set(oldMembers.keys).union(newMembers.keys)
             .filter { oldMembers[$0] != newMembers[$0] }
-            .sorted(by: SnapshotCodec.precedes)
+            .sorted(by: UTF8Order.precedes)
             .map { GuideDiff.FieldChange(field: $0, old: oldMembers[$0].map(shorten), new: newMembers[$0].map(shorten)) }
         let sources = Set(old.sources.keys).union(new.sources.keys)
             .filter { old.sources[$0] != new.sources[$0] }
-            .sorted(by: SnapshotCodec.precedes)
+            .sorted(by: UTF8Order.precedes)
             .map { GuideDiff.FieldChange(field: $0, old: old.sources[$0], new: new.sources[$0]) }
         guard !fields.isEmpty || !sources.isEmpty else { return nil }
         return GuideDiff.WorkChange(id: id, title: new.shownTitle, fields: fields, sources: sources)
@@ -136,7 +137,7 @@ package enum SnapshotDiff {
         let newMembers = JSONWriter.members(of: new)
         return Set(oldMembers.keys).union(newMembers.keys)
             .filter { oldMembers[$0] != newMembers[$0] }
-            .sorted(by: SnapshotCodec.precedes)
+            .sorted(by: UTF8Order.precedes)
             .map { GuideDiff.FieldChange(field: $0, old: oldMembers[$0].map(shorten), new: newMembers[$0].map(shorten)) }
     }
 

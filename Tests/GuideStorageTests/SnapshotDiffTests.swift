@@ -1,6 +1,8 @@
 import Foundation
 @testable import GuideCore
+@testable import GuideStorage
 import Testing
+import TestSupport
 
 @Suite struct SnapshotDiffTests {
     typealias Summary = GuideDiff.ProgrammeSummary

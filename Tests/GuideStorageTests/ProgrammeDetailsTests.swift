@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuideCore
+@testable import GuideStorage
 import Testing
 
 /// `Programme` keeps what most airings lack behind one shared reference; that must not show.

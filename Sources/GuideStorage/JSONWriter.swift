@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// Something that writes itself as JSON with its keys in UTF-8 byte order.
 protocol JSONWritable {
@@ -298,7 +299,7 @@ struct JSONWriter {
 
     /// A string-to-string map, keys sorted (a Dictionary's own order changes from run to run).
     mutating func map(_ values: [String: String]) {
-        let sorted = values.sorted { SnapshotCodec.precedes($0.key, $1.key) }
+        let sorted = values.sorted { UTF8Order.precedes($0.key, $1.key) }
         object { json in
             for (key, value) in sorted {
                 json.key(key)
@@ -309,7 +310,7 @@ struct JSONWriter {
 
     /// A map to objects, keys sorted.
     mutating func map<W: JSONWritable>(_ values: [String: W]) {
-        let keys = values.keys.sorted(by: SnapshotCodec.precedes)
+        let keys = values.keys.sorted(by: UTF8Order.precedes)
         object { json in
             for key in keys {
                 json.key(key)

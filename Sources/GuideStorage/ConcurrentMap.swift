@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// `body(0) … body(count - 1)` run on every core at once, their results in index order.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// Reads a file the configuration names (an XMLTV guide, a playlist): a regular file, no larger
 /// than `limit`. A directory, a FIFO or a device is named as such instead of being opened (a FIFO

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuideCore
+@testable import GuideStorage
 import TestSupport
 import Testing
 #if canImport(Glibc)

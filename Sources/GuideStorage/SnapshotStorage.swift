@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// Where builds commit snapshots and servers read them: a folder (`SnapshotStore`, the default)
 /// or a database several processes share (`snapshots.store`, the PostgreSQL store). Every

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// One copy of each repeated value of a guide: a week repeats titles, descriptions (reruns),
 /// categories, credits and images across airings, and each copy read from a file is an

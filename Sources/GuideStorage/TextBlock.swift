@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// Many texts as one block of UTF-8 and where each ends. A snapshot companion's synopses are
 /// kept so: nearly every airing has a synopsis of its own, and as a `String` each was an
@@ -8,7 +9,7 @@ import Foundation
 /// A block a parser gathered past `SpillFile.keptInMemory` keeps its texts in a temporary file
 /// (`SpillFile`) rather than in memory: a large guide's synopses are a third of what a build
 /// holds, and in the page cache they count against no process and the kernel may write them out.
-package final class TextBlock: Sendable {
+package final class TextBlock: SharedTexts, @unchecked Sendable {
     /// The texts kept in memory: all of them, or those after the `spilledBytes` written out.
     private let bytes: [UInt8]
     /// Where the first `spilledBytes` of the texts were written out.
@@ -30,6 +31,7 @@ package final class TextBlock: Sendable {
         spilledBytes = 0
         self.ends = ends
         hashes = nil
+        super.init()
     }
 
     /// Texts that were `String`s, so whole UTF-8 already.
@@ -39,6 +41,7 @@ package final class TextBlock: Sendable {
         self.spilledBytes = spilledBytes
         self.ends = ends
         self.hashes = hashes
+        super.init()
     }
 
     package var count: Int { ends.count }
@@ -47,7 +50,7 @@ package final class TextBlock: Sendable {
         withUTF8(number) { String(decoding: $0, as: UTF8.self) }
     }
 
-    package func withUTF8<Result>(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package override func withUTF8<Result>(_ number: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let range = (number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])
         return try Self.withBytes(range, in: bytes, after: spilledBytes, of: spilled, body)
     }
@@ -163,56 +166,35 @@ package final class TextBlock: Sendable {
     }
 }
 
-/// A text of a programme: its own `String`, or one left in a `TextBlock`. Compared and hashed
-/// as the `String` it reads as, wherever it is kept.
-enum StoredText: Sendable, Hashable {
-    case string(String)
-    case stored(TextBlock, UInt32)
-
-    var string: String {
-        switch self {
-        case .string(let text): text
-        case .stored(let block, let number): block.text(Int(number))
-        }
-    }
-
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        switch self {
-        case .string(var text): try text.withUTF8(body)
-        case .stored(let block, let number): try block.withUTF8(Int(number), body)
-        }
-    }
-
-    var utf8Count: Int {
+/// What the storage asks of a programme's text beside reading it: the storage made every
+/// `SharedTexts` a programme holds, and each is a `TextBlock`.
+extension StoredText {
+    package var utf8Count: Int {
         switch self {
         case .string(let text): text.utf8.count
-        case .stored(let block, let number): block.utf8Count(Int(number))
+        case .stored(let texts, let number): Self.block(texts).utf8Count(Int(number))
         }
     }
 
     /// The same bytes: without reading them when both are one text of one block, which holds each
     /// text once; a block written out is read only for a text that may be the same.
-    func sameBytes(as other: StoredText) -> Bool {
+    package func sameBytes(as other: StoredText) -> Bool {
         if case .stored(let left, let a) = self, case .stored(let right, let b) = other, left === right { return a == b }
         guard utf8Count == other.utf8Count else { return false }
-        return withUTF8 { mine in other.withUTF8 { GuideCore.sameBytes(mine, $0) } }
+        return withUTF8 { mine in other.withUTF8 { GuideStorage.sameBytes(mine, $0) } }
     }
 
     /// Its `TextBlock.hash`.
-    var hash: Int {
+    package var hash: Int {
         switch self {
         case .string(var text): text.withUTF8(TextBlock.hash)
-        case .stored(let block, let number): block.hash(Int(number))
+        case .stored(let texts, let number): Self.block(texts).hash(Int(number))
         }
     }
 
-    static func == (lhs: StoredText, rhs: StoredText) -> Bool {
-        if case .stored(let left, let a) = lhs, case .stored(let right, let b) = rhs, left === right, a == b { return true }
-        return lhs.string == rhs.string
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(string)
+    /// Unchecked in release builds: these are asked once per airing when a guide is written.
+    private static func block(_ texts: SharedTexts) -> TextBlock {
+        unsafeDowncast(texts, to: TextBlock.self)
     }
 }
 

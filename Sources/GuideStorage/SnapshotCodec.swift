@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// Snapshot ⇄ bytes. The bytes are deterministic (docs/snapshot.md): keys sorted by their UTF-8
 /// bytes, two-space indentation with one member per line, times as ISO 8601 UTC whole seconds,
@@ -91,8 +92,8 @@ package enum SnapshotCodec {
     }
 
     static func sortedChannels(_ channels: [Channel]) -> [Channel] {
-        let inOrder = zip(channels, channels.dropFirst()).allSatisfy { !precedes($1.id, $0.id) }
-        return inOrder ? channels : channels.sorted { precedes($0.id, $1.id) }
+        let inOrder = zip(channels, channels.dropFirst()).allSatisfy { !UTF8Order.precedes($1.id, $0.id) }
+        return inOrder ? channels : channels.sorted { UTF8Order.precedes($0.id, $1.id) }
     }
 
     /// Days by day, each day's records in ranking order (`AudienceRecord.ranksBefore`).
@@ -119,17 +120,12 @@ package enum SnapshotCodec {
     // copying both whole (every field retained and released) to pass them.
     @inline(__always)
     static func programmePrecedes(_ a: Programme, _ b: Programme) -> Bool {
-        if a.channel != b.channel { return precedes(a.channel, b.channel) }
+        if a.channel != b.channel { return UTF8Order.precedes(a.channel, b.channel) }
         if a.start != b.start { return a.start < b.start }
         if a.sameStartIndex != b.sameStartIndex { return (a.sameStartIndex ?? 0) < (b.sameStartIndex ?? 0) }
-        if a.title != b.title { return precedes(a.title, b.title) }
-        if a.source != b.source { return precedes(a.source, b.source) }
+        if a.title != b.title { return UTF8Order.precedes(a.title, b.title) }
+        if a.source != b.source { return UTF8Order.precedes(a.source, b.source) }
         return (a.stop ?? .distantPast) < (b.stop ?? .distantPast)
-    }
-
-    /// UTF-8 byte order, the order that `sort`, `jq -S` and Python agree on.
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     private struct SchemaProbe: Decodable {

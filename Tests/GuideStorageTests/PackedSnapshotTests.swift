@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuideCore
+@testable import GuideStorage
 import Testing
 import TestSupport
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// A temporary file that bytes a build holds until the end are written to instead of being kept
 /// in memory (a guide's synopses, `TextBlock.Gathering`; a companion's records,

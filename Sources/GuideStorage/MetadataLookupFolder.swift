@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 /// Metadata lookups on disk: one file per provider, `<directory>/metadata/<provider id>.json`,
 /// holding the provider's settings fingerprint and, per query key, its answer. A file is written
@@ -78,4 +79,11 @@ package struct MetadataLookupFolder: MetadataLookupStorage {
         decoder.dateDecodingStrategy = .iso8601
         return decoder
     }()
+}
+
+extension MetadataLookupCache {
+    /// A cache in the folder `<directory>/metadata`.
+    package init(directory: URL, ttl: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(storage: MetadataLookupFolder(directory: directory), ttl: ttl, now: now)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GuideCore
 
 // The snapshot model as JSONWriter writes it: each type lists its members in the UTF-8 byte
 // order of their JSON keys (the tests check the order, and that the output equals JSONEncoder's).
