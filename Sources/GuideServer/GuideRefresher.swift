@@ -42,7 +42,7 @@ struct GuideRefresher: Service {
                 serving.logger.debug("another replica builds the guide, or just did; its snapshot arrives through the store")
                 return
             }
-            let index = GuideIndex(outcome.snapshot, channelOrder: serving.settings.channelOrder)
+            let index = await offCooperativeThreads { [serving] in GuideIndex(outcome.snapshot, channelOrder: serving.settings.channelOrder) }
             serving.serve(index, origin: .refresh)
             serving.metrics.recordRefresh(.success(outcome))
             serving.metrics.recordGuide(index)

@@ -13,11 +13,11 @@ struct StoreFollower: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await store.follow { event in handle(event) }
+            await store.follow { event in await handle(event) }
         }
     }
 
-    func handle(_ event: SnapshotFeedEvent) {
+    func handle(_ event: SnapshotFeedEvent) async {
         switch event {
         case .live:
             let reconnected = serving.state.storeReachable(true, at: serving.now)
@@ -26,7 +26,7 @@ struct StoreFollower: Service {
             serving.state.storeReachable(false, error: reason, at: serving.now)
             serving.metrics.recordStore(live: false, reconnected: false)
         case .committed(let snapshot):
-            let index = GuideIndex(snapshot, channelOrder: serving.settings.channelOrder)
+            let index = await offCooperativeThreads { [serving] in GuideIndex(snapshot, channelOrder: serving.settings.channelOrder) }
             serving.serve(index, origin: .store)
             serving.metrics.recordGuide(index)
             serving.metrics.recordFollowedSnapshot()

@@ -5,7 +5,8 @@ import GuideCore
 ///
 /// For CPU-bound work inside synchronous code that has nothing to await (a parse, an encode, a
 /// decode): `concurrentPerform` keeps the calling thread busy with one of the iterations instead
-/// of parking it, and a task group would need the caller to be `async` all the way up.
+/// of parking it, and a task group would need the caller to be `async` all the way up. It holds
+/// its thread until every iteration is done, so async code calls it through `offCooperativeThreads`.
 package func concurrentMap<Result: Sendable>(_ count: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
     let slots = Slots<Result>(count: count)
     DispatchQueue.concurrentPerform(iterations: count) { index in
@@ -60,4 +61,24 @@ package func concurrently<First, Second: Sendable>(_ first: () throws -> First, 
     }
     done.wait()
     return (firstResult, slot.values[0])
+}
+
+/// `work`, which holds its thread for as long as it runs (a parse, an encode, a guide's index,
+/// perhaps on every core through `concurrentMap`), run on a Dispatch thread while the calling
+/// task is suspended. Swift's tasks share one thread per core: run on one of them, the work
+/// would leave a 2-core server's requests one thread, or none, until it ends.
+package func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(with: Swift.Result { try work() })
+        }
+    }
+}
+
+package func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(returning: work())
+        }
+    }
 }

@@ -48,10 +48,10 @@ extension SnapshotStore: SnapshotStorage {
     package var location: String { directory.path }
 
     package func latest() async throws -> Snapshot? {
-        try loadLatest()
+        try await offCooperativeThreads { try loadLatest() }
     }
 
     package func commit(_ snapshot: Snapshot) async throws -> String {
-        try write(snapshot).path
+        try await offCooperativeThreads { try write(snapshot).path }
     }
 }

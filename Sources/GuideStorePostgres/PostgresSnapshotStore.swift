@@ -72,11 +72,13 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
     }
 
     package func commit(_ snapshot: Snapshot) async throws -> String {
-        let canonical = SnapshotCodec.canonical(snapshot)
-        // The companion's contents need only the JSON's length: made on another core meanwhile.
-        let (data, contents) = try concurrently({ Data(try SnapshotCodec.encodedBytes(canonical: canonical)) },
-                                                { Result { try PackedSnapshot.Contents(canonical: canonical) } })
-        let packed = Data(try contents.get().bytes(for: .init(storedWithJSONOf: data.count)))
+        let (data, packed) = try await offCooperativeThreads {
+            let canonical = SnapshotCodec.canonical(snapshot)
+            // The companion's contents need only the JSON's length: made on another core meanwhile.
+            let (data, contents) = try concurrently({ Data(try SnapshotCodec.encodedBytes(canonical: canonical)) },
+                                                    { Result { try PackedSnapshot.Contents(canonical: canonical) } })
+            return (data, Data(try contents.get().bytes(for: .init(storedWithJSONOf: data.count))))
+        }
         let commit = { @Sendable (connection: PostgresConnection) async throws -> Int64 in
             try await self.prepareSchema(connection)
             return try await connection.inTransaction(logger: self.logger) { connection in
@@ -236,8 +238,9 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
             companion = row
         }
         guard let companion else { return nil }
-        if let packed = companion.packed,
-           let snapshot = PackedSnapshot.decode(packed, expecting: .init(storedWithJSONOf: Int(companion.length))) {
+        if let packed = companion.packed, let snapshot = await offCooperativeThreads({
+            PackedSnapshot.decode(packed, expecting: .init(storedWithJSONOf: Int(companion.length)))
+        }) {
             return snapshot
         }
         var body: Data?
@@ -246,7 +249,7 @@ package final class PostgresSnapshotStore: SharedSnapshotStorage {
         }
         guard let body else { return nil }
         do {
-            return try SnapshotCodec.decode(body)
+            return try await offCooperativeThreads { try SnapshotCodec.decode(body) }
         } catch {
             throw PostgresStoreError.corrupt(store: location, snapshot: id, detail: String(describing: error))
         }

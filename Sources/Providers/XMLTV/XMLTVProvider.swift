@@ -1,5 +1,6 @@
 import Foundation
 import GuideCore
+import GuideStorage
 
 /// A guide read from one XMLTV document: a local file (`file://` or a path, `.gz` too) or an
 /// `http(s)://` URL fetched through the transport. The document is fetched and parsed once per
@@ -77,15 +78,19 @@ package struct XMLTVProvider: GuideProvider {
         switch url.scheme?.lowercased() {
         case "file", nil:
             let file = url.scheme == nil ? URL(fileURLWithPath: url.path) : url
-            return LoadedDocument(parts: try parser.parsedParts(contentsOf: file, byChannel: true), name: file.lastPathComponent)
+            return try await offCooperativeThreads {
+                LoadedDocument(parts: try parser.parsedParts(contentsOf: file, byChannel: true), name: file.lastPathComponent)
+            }
         case "http", "https":
             guard let transport else {
                 throw ProviderError.notConfigured("\(providerID): no HTTP transport to fetch \(URLRedaction.redacted(url))")
             }
             let response = try await transport.get(url)
             do {
-                return LoadedDocument(parts: try parser.parsedParts(response.body, name: url.lastPathComponent, byChannel: true),
-                                      name: URLRedaction.redacted(url))
+                return try await offCooperativeThreads {
+                    LoadedDocument(parts: try parser.parsedParts(response.body, name: url.lastPathComponent, byChannel: true),
+                                   name: URLRedaction.redacted(url))
+                }
             } catch let error as ProviderError {
                 throw ProviderError.htmlPage(in: response.body, contentType: response.headers["content-type"], expected: "XMLTV",
                                              source: URLRedaction.redacted(url)) ?? error

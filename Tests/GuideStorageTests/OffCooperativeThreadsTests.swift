@@ -1,0 +1,62 @@
+import Foundation
+@testable import GuideStorage
+import Testing
+
+/// Work that holds its thread (a guide's parse, encode or index) must not hold the threads Swift's
+/// tasks share, one per core: a server whose guide is loading still has to answer.
+@Suite struct OffCooperativeThreadsTests {
+    /// Twice as many pieces of held work as there are cores, each holding its thread until every
+    /// one has started and another task has run: had they run on the tasks' threads, neither could
+    /// happen until a watchdog on a thread of its own let them go.
+    @Test func heldWorkLeavesTheTasksThreadsFree() async throws {
+        let holders = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+        let release = DispatchSemaphore(value: 0)
+        let watchdog = Watchdog()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            guard watchdog.claim() else { return }
+            for _ in 0..<holders { release.signal() }
+        }
+        let started = AsyncStream<Void>.makeStream()
+        let held = Task {
+            await withTaskGroup(of: Int.self) { group in
+                for index in 0..<holders {
+                    group.addTask {
+                        await offCooperativeThreads {
+                            started.continuation.yield()
+                            release.wait()
+                            return index
+                        }
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+        var running = 0
+        for await _ in started.stream {
+            running += 1
+            if running == holders { break }
+        }
+        let answered = await Task.detached { await Task.yield(); return "answered" }.value
+        let inTime = watchdog.claim()
+        #expect(inTime, "the held work kept the tasks' threads until the watchdog let it go")
+        #expect(answered == "answered")
+        if inTime { for _ in 0..<holders { release.signal() } }
+        #expect(await held.value == (0..<holders).reduce(0, +))
+    }
+
+    /// Of the test and its watchdog, whichever claims it first wins.
+    private final class Watchdog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var claimed = false
+
+        /// True for the first caller only.
+        func claim() -> Bool { lock.withLock { defer { claimed = true }; return !claimed } }
+    }
+
+    @Test func errorsReachTheCaller() async {
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await offCooperativeThreads { () throws -> Int in throw Refused() }
+        }
+    }
+}
