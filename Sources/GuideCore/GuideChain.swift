@@ -79,7 +79,31 @@ public struct GuideChain: Sendable {
     public func run(window: TimeWindow, progress: @escaping @Sendable (ChainProgress) -> Void = { _ in }) async -> GuideChainResult {
         var warnings: [String] = []
         let listings = await listChannels()
-        var offered: [[String: Channel]] = []  // per member: canonical id → provider's channel
+        let offered = offeredChannels(listings, warnings: &warnings)
+        let channels = mergedChannelList(offered)
+        var requests: [(member: Int, ref: ChannelRef)] = []
+        for channel in channels {
+            for index in members.indices {
+                if let own = offered[index][channel.id] {
+                    requests.append((index, ChannelRef(id: channel.id, providerID: own.id)))
+                }
+            }
+        }
+        progress(.planned(total: requests.count))
+        let answers = await fetchSchedules(requests, window: window, progress: progress)
+        var merged = Merged(members: members.count)
+        for channel in channels {
+            merge(channel, listings: listings, offered: offered, answers: answers, window: window, into: &merged)
+        }
+        let reports = await providerReports(listings, stats: merged.stats)
+        return GuideChainResult(channels: channels, programmes: merged.programmes, owners: merged.owners, channelListIsConfigured: !configuredChannels.isEmpty,
+                                providers: reports, normalisation: merged.normalisation, warnings: warnings)
+    }
+
+    /// Per member, the channels it offers under their canonical ids; those the channel map does
+    /// not know are left out with a warning.
+    private func offeredChannels(_ listings: [Result<[Channel], ProviderError>], warnings: inout [String]) -> [[String: Channel]] {
+        var offered: [[String: Channel]] = []
         for (index, member) in members.enumerated() {
             guard case .success(let channels) = listings[index] else {
                 offered.append([:])
@@ -100,67 +124,70 @@ public struct GuideChain: Sendable {
             }
             offered.append(byCanonical)
         }
+        return offered
+    }
 
-        let channels = mergedChannelList(offered)
-        var requests: [(member: Int, ref: ChannelRef)] = []
-        for channel in channels {
-            for index in members.indices {
-                if let own = offered[index][channel.id] {
-                    requests.append((index, ChannelRef(id: channel.id, providerID: own.id)))
-                }
-            }
-        }
-        progress(.planned(total: requests.count))
-        let answers = await fetchSchedules(requests, window: window, progress: progress)
-
+    /// The guide as the channels are merged into it, and what each member gave.
+    private struct Merged {
         var normalisation = NormalisationReport()
         var programmes: [String: [Programme]] = [:]
         var owners: [String: String] = [:]
-        var stats = members.map { _ in MemberStats() }
-        for channel in channels {
-            var kept: [Programme] = []
-            var owner: Int?
-            var someoneFailedBefore = false
-            for index in members.indices {
-                if case .failure = listings[index], members[index].mightServe(channel.id), owner == nil {
-                    someoneFailedBefore = true
-                }
-                guard offered[index][channel.id] != nil else { continue }
-                switch answers[RequestKey(member: index, channel: channel.id)] {
-                case .failure(let error)?:
-                    stats[index].failures.append(ProviderFailure(error, channel: channel.id))
-                    if owner == nil { someoneFailedBefore = true }
-                case .success(let layer)?:
-                    stats[index].answered += 1
-                    let layer = Normaliser.clip(Normaliser.normalise(layer, report: &normalisation), to: window, report: &normalisation)
-                    if owner == nil {
-                        guard !layer.isEmpty else {
-                            someoneFailedBefore = true
-                            continue
-                        }
-                        owner = index
-                        kept = layer
-                        stats[index].channelsServed += 1
-                        if someoneFailedBefore { stats[index].channelsFallenBack += 1 }
-                        stats[index].programmes += layer.count
-                    } else {
-                        let filled = Self.fillGaps(kept, with: layer, report: &normalisation)
-                        stats[index].gapsFilled += filled.count - kept.count
-                        stats[index].programmes += filled.count - kept.count
-                        kept = filled
-                    }
-                case nil:
-                    break
-                }
+        var stats: [MemberStats]
+
+        init(members: Int) {
+            stats = Array(repeating: MemberStats(), count: members)
+        }
+    }
+
+    /// One channel's programmes: the first member in order that answered with any owns it, and
+    /// the members after it fill its gaps.
+    private func merge(_ channel: Channel, listings: [Result<[Channel], ProviderError>], offered: [[String: Channel]],
+                       answers: [RequestKey: Result<[Programme], ProviderError>], window: TimeWindow, into merged: inout Merged) {
+        var kept: [Programme] = []
+        var owner: Int?
+        var someoneFailedBefore = false
+        for index in members.indices {
+            if case .failure = listings[index], members[index].mightServe(channel.id), owner == nil {
+                someoneFailedBefore = true
             }
-            if let owner {
-                owners[channel.id] = members[owner].provider.id
-                let merged = Normaliser.normalise(kept, report: &normalisation)
-                normalisation.overlapping += Normaliser.overlapping(in: merged)
-                programmes[channel.id] = merged
+            guard offered[index][channel.id] != nil else { continue }
+            switch answers[RequestKey(member: index, channel: channel.id)] {
+            case .failure(let error)?:
+                merged.stats[index].failures.append(ProviderFailure(error, channel: channel.id))
+                if owner == nil { someoneFailedBefore = true }
+            case .success(let layer)?:
+                merged.stats[index].answered += 1
+                let layer = Normaliser.clip(Normaliser.normalise(layer, report: &merged.normalisation), to: window, report: &merged.normalisation)
+                if owner == nil {
+                    guard !layer.isEmpty else {
+                        someoneFailedBefore = true
+                        continue
+                    }
+                    owner = index
+                    kept = layer
+                    merged.stats[index].channelsServed += 1
+                    if someoneFailedBefore { merged.stats[index].channelsFallenBack += 1 }
+                    merged.stats[index].programmes += layer.count
+                } else {
+                    let filled = Self.fillGaps(kept, with: layer, report: &merged.normalisation)
+                    merged.stats[index].gapsFilled += filled.count - kept.count
+                    merged.stats[index].programmes += filled.count - kept.count
+                    kept = filled
+                }
+            case nil:
+                break
             }
         }
+        if let owner {
+            merged.owners[channel.id] = members[owner].provider.id
+            let normalised = Normaliser.normalise(kept, report: &merged.normalisation)
+            merged.normalisation.overlapping += Normaliser.overlapping(in: normalised)
+            merged.programmes[channel.id] = normalised
+        }
+    }
 
+    /// Each member's report, then one for each provider that could not be set up.
+    private func providerReports(_ listings: [Result<[Channel], ProviderError>], stats: [MemberStats]) async -> [ProviderReport] {
         var reports: [ProviderReport] = []
         for (index, member) in members.enumerated() {
             var report = ProviderReport(id: member.provider.id, type: member.type, status: .standby)
@@ -186,7 +213,7 @@ public struct GuideChain: Sendable {
         for missing in unavailable {
             reports.append(ProviderReport(id: missing.id, type: missing.type, status: .skipped, errors: [ProviderFailure(missing.error)]))
         }
-        return GuideChainResult(channels: channels, programmes: programmes, owners: owners, channelListIsConfigured: !configuredChannels.isEmpty, providers: reports, normalisation: normalisation, warnings: warnings)
+        return reports
     }
 
     /// Adds the airings of a lower-priority layer that fall entirely in the gaps of `kept`. Both

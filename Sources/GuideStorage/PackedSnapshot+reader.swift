@@ -25,6 +25,8 @@ extension PackedSnapshot {
     /// Why a companion was not read; never shown, the JSON is read instead.
     struct Unreadable: Error {}
 
+    /// One pass through the layout in the order it is written, each part checked as it is met:
+    /// kept whole so that the order of reading stays the order of the format's description.
     private static func read(_ data: Data, expecting identity: Identity) throws(Unreadable) -> Snapshot {
         var cursor = PackedCursor(count: data.count)
         let magicRange = try cursor.take(magic.count)

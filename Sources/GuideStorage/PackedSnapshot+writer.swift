@@ -32,6 +32,7 @@ extension PackedSnapshot {
 
         /// `canonical`: as `SnapshotCodec.canonical` gives it (so as the JSON reads back).
         /// `recordsHeldUpTo`: how many bytes of records are held before they go to a temporary file.
+        /// Kept whole: its stages share the tables and the spill file they fill.
         package init(canonical: Snapshot, recordsHeldUpTo heldBytes: Int = SpillFile.keptInMemory) throws {
             var rest = canonical
             rest.programmes = []
