@@ -3,8 +3,8 @@ import Foundation
 /// The fields of `Programme` that most airings leave empty or share with many others. The larger
 /// ones are boxed once more, so that a film's credits and year do not carry room for a series'
 /// episode numbers, and what few airings have (other languages' texts, ratings, video and audio,
-/// XMLTV's extras…) is in one more box: a film or an episode has details of its own, and at
-/// 3,000 channels × 7 days, 150,000 of them with room for every field took 24 MB more.
+/// XMLTV's extras…) is in one more box: a film or an episode has details of its own, and with
+/// room for every field each took more than twice as much (docs/internals.md).
 struct ProgrammeDetails: Sendable, Hashable {
     var textLanguage: String?
     var categories: [LocalizedText]?

@@ -13,8 +13,7 @@ import NIOHTTPTypesHTTP1
 ///
 /// Hummingbird hands every request from the event loop to a Swift task and the response back
 /// again; for a body already rendered (`ServingContext.cached`), those hops and the router cost
-/// more than everything else (bench/serve.sh, `perf`: 59 µs of server CPU per cached `/now`
-/// through the router, 16 µs through the fast lane). The fast lane answers a repeat on the
+/// more than everything else (docs/server.md, "Performance", has the figures). The fast lane answers a repeat on the
 /// event loop itself, with the very head and body the router gave: it records only responses
 /// whose cache key says they depend on nothing but the path and query (and the second), and
 /// forgets them when the second or the guide changes.

@@ -26,8 +26,8 @@ package struct GuideIndex: Sendable {
     /// Each distinct title, folded for accent- and case-insensitive search; a title is folded
     /// and held once however often it airs.
     let foldedTitles: [String]
-    /// Per programme, the place of its folded title in `foldedTitles`, where a string per
-    /// programme cost 16 bytes and its copy.
+    /// Per programme, the place of its folded title in `foldedTitles`, rather than a string per
+    /// programme and its copy.
     let titleNumbers: [Int32]
     let audiencesByDay: [Day: AudienceDay]
     /// Indices into `snapshot.programmes` by start, then channel: the whole guide in time order.
@@ -99,7 +99,7 @@ package struct GuideIndex: Sendable {
     }
 
     /// Where the programme with this id is, found from the channel and start the id is made
-    /// of: a table from every id would cost a guide about 100 bytes per programme.
+    /// of: a table from every id would cost a guide a dictionary entry and a string per programme.
     func position(of id: String) -> Int? {
         guard let at = id.lastIndex(of: "@"), let positions = schedules[String(id[..<at])] else { return nil }
         let time = id[id.index(after: at)...].prefix { $0 != "." }

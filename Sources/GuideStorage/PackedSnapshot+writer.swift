@@ -20,8 +20,8 @@ extension PackedSnapshot {
         private let programmes: Int
         private let slices: [(programmes: Int, records: Records)]
         /// Where the records went as they were made: they are written last, after the tables
-        /// only complete once every record is made, and held until then they were 17 MB at
-        /// 3,000 channels × 7 days, beside the JSON being written.
+        /// only complete once every record is made, and held until then they sat beside the JSON
+        /// being written.
         private let recordsFile: SpillFile?
 
         /// A slice's records, in memory or at `bytes` of `recordsFile`.
@@ -58,8 +58,8 @@ extension PackedSnapshot {
                 }
                 return (local.strings, numbers)
             }
-            // Room for half as many texts as airings (3,000 channels × 7 days have 254,000 texts
-            // for 532,000 airings): tables the size of the guide held about 12 MB more each, beside
+            // Room for half as many texts as airings, about what a week of a large line-up has
+            // (docs/internals.md): tables the size of the guide held that much more each, beside
             // the JSON being written.
             var texts = TextTable(capacity: programmes.count / 2)
             var synopses = TextTable(capacity: programmes.count)
@@ -174,8 +174,8 @@ extension PackedSnapshot {
 
 /// Distinct texts in the order first met, each with its number, compared as their UTF-8 bytes
 /// (as `UTF8Key` compares them). A text stays where it is kept (a `String`, or a parser's
-/// `TextBlock` for a synopsis) instead of being copied into the table: a table of synopses as
-/// `String`s was 76 bytes an airing besides the text.
+/// `TextBlock` for a synopsis) instead of being copied into the table: copied as `String`s, a
+/// table of synopses cost an allocation an airing besides the text.
 private struct TextTable: Sendable {
     private var index: TextIndex
     private var texts: [StoredText] = []

@@ -9,8 +9,8 @@ import Darwin
 #endif
 
 /// A binary companion of a snapshot's JSON (`latest.packed` beside `latest.json`) that
-/// `tvguide serve` reads in one pass instead of parsing the JSON: at 3,000 channels × 7 days the
-/// JSON decode was three of the five seconds before the first answer.
+/// `tvguide serve` reads in one pass instead of parsing the JSON, whose decode was most of a
+/// large server's start-up (docs/internals.md).
 ///
 /// The JSON stays the snapshot: users read and diff it, and every store keeps it. The companion
 /// is derived from it, names the file it was made for (`Identity`), and is only read while that
@@ -94,8 +94,8 @@ package enum PackedSnapshot {
     }
 
     /// `encode(snapshot, for: identity)`'s bytes, handed to `write` a megabyte at a time:
-    /// a build writes the companion straight to its file, without holding it whole (126 MB at
-    /// 3,000 channels × 7 days, on top of the guide).
+    /// a build writes the companion straight to its file, without holding it whole on top of
+    /// the guide.
     package static func encode(_ snapshot: Snapshot, for identity: Identity,
                                to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         try Contents(canonical: SnapshotCodec.canonical(snapshot)).write(for: identity, to: write)

@@ -29,8 +29,8 @@ package enum SnapshotCodec {
     }
 
     /// The bytes of `encodedBytes(snapshot)`, handed to `write` a megabyte at a time: a
-    /// build writes its snapshot straight to the file, without holding the whole JSON (a third
-    /// of a build's peak memory at 3,000 channels). `snapshot` must be canonical already.
+    /// build writes its snapshot straight to the file, without holding the whole JSON, which is
+    /// larger than the guide it describes. `snapshot` must be canonical already.
     package static func write(canonical snapshot: Snapshot, to write: (UnsafeRawBufferPointer) throws -> Void) throws {
         try withoutActuallyEscaping(write) { write in
             var writer = JSONWriter(pretty: true, drain: ByteDrain(write))

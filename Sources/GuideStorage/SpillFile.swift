@@ -8,8 +8,8 @@ import GuideCore
 package final class SpillFile: Sendable {
     let descriptor: Int32
     /// What a caller keeps in memory before it writes out: a mebibyte, so that a large guide's
-    /// bytes (100 MB of synopses at 3,000 channels) go out in writes large enough to cost
-    /// nothing, while a small guide's never leave memory.
+    /// bytes (its synopses) go out in writes large enough to cost nothing, while a small guide's
+    /// never leave memory.
     package static let keptInMemory = 1 << 20
     /// Which file a thread's window holds, without a reference to it (a weak one cost a lock a
     /// read): a file made later, even at the same address, has another.

@@ -208,8 +208,8 @@ func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
 /// over the numbers, each slot with the high half of its text's hash: a search reads one slot
 /// per step and touches a text only when that half matches (the table is larger than the caches,
 /// and each other read was a miss). The owner keeps the hashes (a block has them already) and
-/// gives them back when the table grows: 11 to 21 bytes a text, where a `Dictionary` of
-/// `String`s took about 76.
+/// gives them back when the table grows, so a text costs a few bytes where a `Dictionary` of
+/// `String`s cost several times that (docs/internals.md).
 struct TextIndex {
     /// A text's number + 1 in the low 32 bits and its hash's high 32 bits above, at its hash's
     /// place or the next free one after it; 0 is free.
