@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // The PostgreSQL snapshot store that replicas share (issue 14): transactions, LISTEN/NOTIFY, advisory locks.
+        // The PostgreSQL snapshot store that replicas share: transactions, LISTEN/NOTIFY, advisory locks.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests only: validates Resources/openapi.yaml and checks real answers against its schemas.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),

@@ -5,7 +5,7 @@ import GuideStorage
 import GuideServer
 import XMLTV
 
-/// Micro-benchmarks of the hot paths behind bench/scale.sh's figures (issue 14): what a build
+/// Micro-benchmarks of the hot paths behind bench/scale.sh's figures: what a build
 /// spends writing the snapshot and its companion and parsing XMLTV, and what `tvguide serve`
 /// spends at start-up reading the companion (or the JSON) and indexing it. Run with bench/micro.sh; the end-to-end figures stay in
 /// bench/scale.sh, bench/run.sh and bench/serve.sh.
