@@ -131,7 +131,7 @@ let package = Package(
             .embedInCode("Resources/genres.json"),
         ], swiftSettings: strictImports),
         .executableTarget(name: "tvguide", dependencies: [
-            "TVGuideKit", "GuideCore", "GuideStorage", "GuideConfig", "XMLTV", "GuideServer", "Scrape",
+            "TVGuideKit", "GuideCore", "GuideStorage", "GuideConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),

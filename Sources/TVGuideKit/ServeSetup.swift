@@ -4,6 +4,7 @@ import GuideCore
 import GuideStorage
 import GzipCodec
 import GuideServer
+import Logging
 import XMLTV
 
 /// Wires `tvguide serve`: the server gets the snapshot store, the build pipeline as its refresh,
@@ -75,4 +76,59 @@ package enum ServeSetup {
 /// A failed refresh as the server shows it, with the configuration's secret values removed.
 struct RefreshFailure: Error, CustomStringConvertible {
     var description: String
+}
+
+/// What `tvguide serve` is asked to do, beside the configuration.
+package struct ServeRequest: Sendable {
+    package var host: String
+    package var port: Int
+    /// `--snapshots`: the folder that overrides `snapshots.dir` and `snapshots.store`.
+    package var snapshotDirectory: URL?
+    /// `--refresh-interval`, instead of `cache.ttl`.
+    package var refreshInterval: TimeInterval?
+    /// False serves the loaded guide without rebuilding it.
+    package var refresh: Bool
+    package var reminderMinutes: Int
+    /// `--cors-origin`: replaces `server.cors_origins` unless empty.
+    package var corsOrigins: [String]
+
+    package init(host: String, port: Int, snapshotDirectory: URL?, refreshInterval: TimeInterval?, refresh: Bool,
+                 reminderMinutes: Int, corsOrigins: [String]) {
+        self.host = host
+        self.port = port
+        self.snapshotDirectory = snapshotDirectory
+        self.refreshInterval = refreshInterval
+        self.refresh = refresh
+        self.reminderMinutes = reminderMinutes
+        self.corsOrigins = corsOrigins
+    }
+}
+
+extension ServeSetup {
+    /// Loads the last snapshot, then serves it and its refreshes until SIGTERM or SIGINT.
+    /// `onListening` gets the bound port.
+    package static func serve(configuration: GuideConfiguration, request: ServeRequest, clock: @escaping @Sendable () -> Date,
+                              onListening: @escaping @Sendable (Int) async -> Void) async throws(CommandFailure) {
+        // A server lives for weeks: what it once rendered must not stay with it.
+        FreedMemory.returnLargeBlocks()
+        let settings = settings(configuration: configuration, host: request.host, port: request.port,
+                                refreshInterval: request.refreshInterval, reminderMinutes: request.reminderMinutes,
+                                corsOrigins: request.corsOrigins)
+        let store = try SnapshotStores.forCommand(configuration, directory: request.snapshotDirectory)
+        let source = source(configuration: configuration, store: store, refresh: request.refresh && !configuration.guide.isEmpty,
+                            refreshInterval: settings.refreshInterval, clock: clock)
+        let logger = Logger(label: "tvguide.serve")
+        let snapshot: Snapshot?
+        do {
+            snapshot = try await latest(store)
+        } catch {
+            throw CommandFailure(.failed, "could not read the last snapshot: \(error)")
+        }
+        let server = GuideServer(settings: settings, source: source, latest: snapshot, logger: logger)
+        do {
+            try await server.run(onListening: onListening)
+        } catch {
+            throw CommandFailure(.failed, "could not serve on \(request.host):\(request.port): \(error)")
+        }
+    }
 }

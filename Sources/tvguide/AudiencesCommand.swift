@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GuideCore
-import GuideStorage
+import TVGuideKit
 
 struct AudiencesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,13 +41,7 @@ struct AudiencesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let snapshot: Snapshot
-        do {
-            snapshot = try SnapshotStore.load(URL(fileURLWithPath: snapshots).appendingPathComponent("latest.json"))
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
-        }
+        let snapshot = try reporting { () throws(CommandFailure) in try SnapshotFiles.latest(in: snapshots) }
         let stored = snapshot.audiences.sorted { $0.day > $1.day }
         let chosen: [AudienceDay] = if let date, let day = Day(date) {
             stored.filter { $0.day == day }

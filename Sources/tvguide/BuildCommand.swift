@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GuideConfig
 import GuideCore
-import GuideStorage
 import TVGuideKit
 
 struct BuildCommand: AsyncParsableCommand {
@@ -19,7 +18,7 @@ struct BuildCommand: AsyncParsableCommand {
         """
     )
 
-    @OptionGroup var config: ConfigOption
+    @OptionGroup var config: ConfigurationOptions
     @OptionGroup var logging: LoggingOption
 
     @Option(help: ArgumentHelp("Write snapshots here instead of the configured snapshots.dir.", valueName: "dir"))
@@ -42,25 +41,19 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         logging.bootstrap()
-        let clock = try resolvedNow(now)
+        let clock = try reporting { () throws(CommandFailure) in try resolvedNow(now) }
         let configuration = try config.load(announce: !quiet)
-        SecretValues.shared.add(configuration.environmentValues)
         let display = ProgressDisplay(quiet: quiet)
         let directory = snapshots.map { URL(fileURLWithPath: $0) }
-        let store: any SnapshotStorage
-        do {
-            store = try SnapshotStores.make(configuration, directory: directory)
-        } catch {
-            // A store URL it cannot use (no user, TLS asked for) is a configuration error.
-            printError("error: \(error)")
-            throw Exit.invalid
-        }
+        let store = try reporting { () throws(CommandFailure) in try SnapshotStores.forCommand(configuration, directory: directory) }
         let request = BuildRequest(now: clock, from: from?.date, to: to?.date, snapshotDirectory: directory,
                                    refreshAudiences: refreshAudiences, store: store)
         // The report of a run that served nothing is printed even with --quiet: it says why.
-        let summary = try await buildGuide(configuration, request, progress: { display.handle($0) }) { summary, served in
-            if served && quiet { return }
-            print(summary.text())
+        let summary = try await reporting { () async throws(CommandFailure) in
+            try await GuideBuilder.run(configuration, request, progress: { display.handle($0) }) { summary, served in
+                if served && quiet { return }
+                print(summary.text())
+            }
         }
         Self.guideLeftToExit = summary
     }
@@ -70,39 +63,12 @@ struct BuildCommand: AsyncParsableCommand {
     nonisolated(unsafe) private static var guideLeftToExit: RunSummary?
 }
 
-/// Runs the build pipeline for a command, handing the run report to `report` (with whether
-/// anything was served), and turns its failures into messages and exit statuses: 2 for a bad
-/// configuration or window, 1 when nothing was served or the snapshot could not be written.
-@discardableResult
-func buildGuide(_ configuration: GuideConfiguration, _ request: BuildRequest, progress: @escaping @Sendable (ChainProgress) -> Void = { _ in },
-                report: (RunSummary, _ served: Bool) -> Void) async throws -> RunSummary {
-    do {
-        let summary = try await GuideBuilder.build(configuration: configuration, request: request, progress: progress)
-        report(summary, true)
-        return summary
-    } catch let error as ConfigError {
-        printError("error: \(error)")
-        throw Exit.invalid
-    } catch BuildError.nothingServed(let summary) {
-        report(summary, false)
-        printError("error: \(BuildError.nothingServed(summary))")
-        throw Exit.failed
-    } catch let error as BuildError {
-        printError("error: \(error)")
-        throw Exit.invalid
-    } catch {
-        printError("error: could not write the snapshot: \(error)")
-        throw Exit.failed
-    }
-}
-
 /// `--now`, else `$TVGUIDE_NOW`, else the wall clock.
-func resolvedNow(_ option: TimeArgument?) throws -> Date {
+func resolvedNow(_ option: TimeArgument?) throws(CommandFailure) -> Date {
     if let option { return option.date }
     if let text = ProcessInfo.processInfo.environment["TVGUIDE_NOW"], !text.isEmpty {
         guard let parsed = TimeArgument(argument: text) else {
-            printError("error: TVGUIDE_NOW='\(text)' is not an ISO 8601 time or YYYY-MM-DD")
-            throw Exit.invalid
+            throw CommandFailure(.invalid, "TVGUIDE_NOW='\(text)' is not an ISO 8601 time or YYYY-MM-DD")
         }
         return parsed.date
     }

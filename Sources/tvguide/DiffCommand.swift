@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GuideCore
 import GuideStorage
+import TVGuideKit
 
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,15 +32,8 @@ struct DiffCommand: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let before: Snapshot
-        let after: Snapshot
-        do {
-            before = try SnapshotStore.load(URL(fileURLWithPath: old))
-            after = try SnapshotStore.load(URL(fileURLWithPath: new))
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
-        }
+        let before = try reporting { () throws(CommandFailure) in try SnapshotFiles.load(URL(fileURLWithPath: old)) }
+        let after = try reporting { () throws(CommandFailure) in try SnapshotFiles.load(URL(fileURLWithPath: new)) }
         let diff = SnapshotDiff.compare(before, after)
         switch format {
         case .text: print(diff.text(), terminator: diff.text().hasSuffix("\n") ? "" : "\n")

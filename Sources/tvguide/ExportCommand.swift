@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import GuideCore
-import GuideStorage
-import XMLTV
+import TVGuideKit
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,16 +28,15 @@ struct ExportCommand: ParsableCommand {
         var output: String?
 
         func run() throws {
+            let export = try reporting { () throws(CommandFailure) in try SnapshotExport.xmltv(URL(fileURLWithPath: snapshot)) }
+            for note in export.notes {
+                printError("warning: \(note)")
+            }
             do {
-                let guide = try SnapshotStore.load(URL(fileURLWithPath: snapshot))
-                let xml = try XMLTVWriter.write(channels: guide.channels, programmes: guide.programmes)
-                for note in XMLTVWriter.validityNotes(channels: guide.channels, programmes: guide.programmes) {
-                    printError("warning: \(note)")
-                }
                 if let output {
-                    try xml.write(to: URL(fileURLWithPath: output), options: .atomic)
+                    try export.xml.write(to: URL(fileURLWithPath: output), options: .atomic)
                 } else {
-                    FileHandle.standardOutput.write(xml)
+                    FileHandle.standardOutput.write(export.xml)
                 }
             } catch {
                 printError("error: \(error)")

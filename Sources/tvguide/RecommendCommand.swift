@@ -2,8 +2,7 @@ import ArgumentParser
 import Foundation
 import GuideConfig
 import GuideCore
-import GuideStorage
-import GuideServer
+import TVGuideKit
 
 struct RecommendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +23,7 @@ struct RecommendCommand: ParsableCommand {
         case text, json
     }
 
-    @OptionGroup var config: ConfigOption
+    @OptionGroup var config: ConfigurationOptions
 
     @Option(help: ArgumentHelp("The snapshot folder (its latest.json is read).", valueName: "dir"))
     var snapshots: String = "snapshots"
@@ -76,40 +75,20 @@ struct RecommendCommand: ParsableCommand {
         let now = self.now?.date ?? Date()
         let today = Day(now, in: zone)
         let day = date.flatMap(Day.init) ?? today
-        do {
-            let snapshot = try SnapshotStore.load(URL(fileURLWithPath: snapshots).appendingPathComponent("latest.json"))
-            // providers.yaml gives the line-ups and the channels' order; a snapshot alone is enough without --lineup.
-            let location = config.locate()
-            let configuration = try location.map { try GuideConfiguration.load(from: $0.file) }
-            var channels: [String]?
-            if let lineup {
-                guard let ids = configuration?.lineups[lineup] else {
-                    throw ValidationError("--lineup: no line-up '\(lineup)' in \(location?.file.path ?? "providers.yaml (none found)"); known: \((configuration?.lineups.keys.sorted() ?? []).joined(separator: ", "))")
-                }
-                channels = ids
+        let split = { (text: String?) in (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        let request = Recommendations.Request(
+            snapshots: snapshots, date: day, from: day == today ? now : nil, zone: zone, saved: saved, likes: likes, dislikes: dislikes,
+            kinds: split(kinds), genres: split(genres), lineup: lineup, limit: limit, language: language)
+        let picks = try reporting { () throws(CommandFailure) in try Recommendations.picks(request, configurationFile: config.locate()?.file) }
+        switch format {
+        case .text:
+            guard !picks.text.isEmpty else {
+                printError("nothing to recommend on \(day) on these channels")
+                throw Exit.failed
             }
-            let split = { (text: String?) in (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-            let picks = try CommandLineRecommendations.render(
-                snapshot: snapshot, channelOrder: configuration?.channels.map(\.id) ?? [], channels: channels, date: day,
-                from: day == today ? now : nil, zone: zone, saved: saved, likes: likes, dislikes: dislikes,
-                kinds: split(kinds), genres: split(genres), limit: limit, language: language)
-            switch format {
-            case .text:
-                guard !picks.text.isEmpty else {
-                    printError("nothing to recommend on \(day) on these channels")
-                    throw Exit.failed
-                }
-                print(picks.text)
-            case .json:
-                print(String(decoding: picks.json, as: UTF8.self))
-            }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
+            print(picks.text)
+        case .json:
+            print(String(decoding: picks.json, as: UTF8.self))
         }
     }
 }

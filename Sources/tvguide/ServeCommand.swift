@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import GuideConfig
 import GuideCore
-import GuideStorage
-import GuideServer
 import Logging
 import TVGuideKit
 
@@ -22,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         """
     )
 
-    @OptionGroup var config: ConfigOption
+    @OptionGroup var config: ConfigurationOptions
     @OptionGroup var logging: LoggingOption
 
     @Option(help: ArgumentHelp("Read and write snapshots here instead of the configured snapshots.dir.", valueName: "dir"))
@@ -64,14 +62,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         logging.bootstrap(defaultLevel: .info)
-        // A server lives for weeks: what it once rendered must not stay with it.
-        FreedMemory.returnLargeBlocks()
         let fixed = try now?.date ?? fixedNowFromEnvironment()
         let clock: @Sendable () -> Date
         if let fixed { clock = { fixed } } else { clock = { Date() } }
         let configuration: GuideConfiguration
-        if let location = config.locate() {
-            configuration = try config.load(location)
+        if let found = try config.loadIfFound() {
+            configuration = found
         } else if let snapshots {
             // Serving a snapshot needs no provider: without a configuration, the guide in hand is served as it is.
             printError("Configuration: none found; serving the snapshots in \(snapshots) without rebuilding them")
@@ -80,31 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
             printError("error: \(ConfigurationSearch().notFound); or give --snapshots DIR to serve a snapshot folder")
             throw Exit.invalid
         }
-        SecretValues.shared.add(configuration.environmentValues)
-        let settings = ServeSetup.settings(configuration: configuration, host: host, port: port,
-                                           refreshInterval: refreshInterval.flatMap(DurationText.parse), reminderMinutes: reminderMinutes,
-                                           corsOrigins: corsOrigins)
-        let store: any SnapshotStorage
-        do {
-            store = try SnapshotStores.make(configuration, directory: snapshots.map { URL(fileURLWithPath: $0) })
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
-        }
-        let source = ServeSetup.source(configuration: configuration, store: store, refresh: !noRefresh && !configuration.guide.isEmpty,
-                                       refreshInterval: settings.refreshInterval, clock: clock)
-        let logger = Logger(label: "tvguide.serve")
-        let latest: Snapshot?
-        do {
-            latest = try await ServeSetup.latest(store)
-        } catch {
-            printError("error: could not read the last snapshot: \(error)")
-            throw Exit.failed
-        }
-        let server = GuideServer(settings: settings, source: source, latest: latest, logger: logger)
+        let request = ServeRequest(host: host, port: port, snapshotDirectory: snapshots.map { URL(fileURLWithPath: $0) },
+                                   refreshInterval: refreshInterval.flatMap(DurationText.parse), refresh: !noRefresh,
+                                   reminderMinutes: reminderMinutes, corsOrigins: corsOrigins)
         let host = self.host
-        do {
-            try await server.run { port in
+        try await reporting { () async throws(CommandFailure) in
+            try await ServeSetup.serve(configuration: configuration, request: request, clock: clock) { port in
                 // One line on standard output, which scripts wait for to learn the port.
                 FileHandle.standardOutput.write(Data("Serving the guide on http://\(host):\(port)/\n".utf8))
                 if ServeSetup.isLoopback(host) {
@@ -112,15 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
                                + "serve with --host 0.0.0.0 (then http://THIS-MACHINE'S-ADDRESS:\(port)/).")
                 }
             }
-        } catch {
-            printError("error: could not serve on \(host):\(port): \(error)")
-            throw Exit.failed
         }
     }
 
     /// `$TVGUIDE_NOW` fixes the clock; unset, the wall clock runs.
     private func fixedNowFromEnvironment() throws -> Date? {
         guard let text = ProcessInfo.processInfo.environment["TVGUIDE_NOW"], !text.isEmpty else { return nil }
-        return try resolvedNow(nil)
+        return try reporting { () throws(CommandFailure) in try resolvedNow(nil) }
     }
 }

@@ -25,9 +25,9 @@ struct TVGuide: AsyncParsableCommand {
     )
 }
 
-/// `--config`, shared by the commands that read providers.yaml, and the search for one when it
-/// is not given (`ConfigurationSearch`).
-struct ConfigOption: ParsableArguments {
+/// `--config`: every command that reads providers.yaml finds and loads it here, through
+/// `ConfigurationSearch` when it is not named and `ConfigurationLoading` once found.
+struct ConfigurationOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("""
         The provider registry. Default: $TVGUIDE_CONFIG, else the first of ./providers.yaml, \
         $XDG_CONFIG_HOME/tvguide/providers.yaml (~/.config/tvguide/), /etc/tvguide/providers.yaml \
@@ -40,32 +40,29 @@ struct ConfigOption: ParsableArguments {
         ConfigurationSearch().locate(named: config)
     }
 
-    /// The file to read; exits with status 2, naming the places searched, when there is none.
-    func located() throws -> ConfigurationLocation {
-        guard let location = locate() else {
-            printError("error: \(ConfigurationSearch().notFound)")
-            throw Exit.invalid
-        }
-        return location
-    }
-
     /// The configuration, read from the file `locate` gives; `announce` says on standard error
     /// which file that is when it was not named. Exits with status 2, saying why, when there is
     /// none or it is invalid.
     func load(announce: Bool = true) throws -> GuideConfiguration {
-        try load(try located(), announce: announce)
+        guard let location = locate() else {
+            printError("error: \(ConfigurationSearch().notFound)")
+            throw Exit.invalid
+        }
+        return try load(location, announce: announce)
     }
 
-    func load(_ location: ConfigurationLocation, announce: Bool = true) throws -> GuideConfiguration {
+    /// The configuration when there is one; nil when none was named and none was found. Exits
+    /// with status 2 when the one found is invalid.
+    func loadIfFound(announce: Bool = true) throws -> GuideConfiguration? {
+        guard let location = locate() else { return nil }
+        return try load(location, announce: announce)
+    }
+
+    private func load(_ location: ConfigurationLocation, announce: Bool) throws -> GuideConfiguration {
         if announce && location.origin != "--config" {
             printError("Configuration: \(location.file.path) (\(location.origin))")
         }
-        do {
-            return try GuideConfiguration.load(from: location.file)
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
-        }
+        return try reporting { () throws(CommandFailure) in try ConfigurationLoading.load(location.file) }
     }
 
     /// How commands name the file in what they print: as given, else its path.
@@ -124,4 +121,36 @@ enum Exit {
     static let failed = ExitCode(1)
     /// Invalid input: a bad configuration, an unreadable snapshot, a bad argument.
     static let invalid = ExitCode(2)
+}
+
+/// Runs a TVGuideKit call for a command: its failure is printed as `error: …` on standard error
+/// and ends the process with the failure's status (a usage error as ArgumentParser reports one).
+func reporting<Value>(_ body: () throws(CommandFailure) -> Value) throws -> Value {
+    do {
+        return try body()
+    } catch {
+        throw exit(for: error)
+    }
+}
+
+/// `reporting` for an asynchronous call.
+func reporting<Value>(_ body: () async throws(CommandFailure) -> Value) async throws -> Value {
+    do {
+        return try await body()
+    } catch {
+        throw exit(for: error)
+    }
+}
+
+private func exit(for failure: CommandFailure) -> any Error {
+    switch failure.status {
+    case .usage:
+        return ValidationError(failure.description)
+    case .failed:
+        printError("error: \(failure)")
+        return Exit.failed
+    case .invalid:
+        printError("error: \(failure)")
+        return Exit.invalid
+    }
 }

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import GuideConfig
-import GuideCore
 import TVGuideKit
 
 struct ValidateCommand: AsyncParsableCommand {
@@ -16,33 +14,15 @@ struct ValidateCommand: AsyncParsableCommand {
         """
     )
 
-    @OptionGroup var config: ConfigOption
+    @OptionGroup var config: ConfigurationOptions
 
     func run() async throws {
-        let location = try config.located()
-        do {
-            let configuration = try GuideConfiguration.load(from: location.file)
-            let setup = try ProviderSetup(configuration: configuration, now: Date())
-            let metadata = try MetadataSetup(configuration: configuration)
-            let audience = try AudienceSetup(configuration: configuration)
-            for missing in setup.chain.unavailable + metadata.unavailable + audience.unavailable {
-                print("warning: provider '\(missing.id)' will be skipped: \(missing.error)")
-            }
-            for id in setup.unused {
-                print("warning: provider '\(id)' is defined but in no chain")
-            }
-            let members = setup.chain.members.map(\.provider.id)
-            print("\(config.shownName): valid — \(configuration.channels.count) channel(s), guide chain: \(members.joined(separator: " → "))")
-            for kind in configuration.metadataKinds {
-                guard let chain = configuration.metadata[kind], !chain.isEmpty else { continue }
-                print("  metadata.\(kind.rawValue): \(chain.joined(separator: " → "))")
-            }
-            if !configuration.audience.isEmpty {
-                print("  audience: \(configuration.audience.joined(separator: " → ")) (\(audience.keepDays) day(s) kept)")
-            }
-        } catch {
-            printError("error: \(error)")
-            throw Exit.invalid
+        let configuration = try config.load(announce: false)
+        let lines = try reporting { () throws(CommandFailure) in
+            try ConfigurationCheck.report(configuration, name: config.shownName, now: Date())
+        }
+        for line in lines {
+            print(line)
         }
     }
 }
