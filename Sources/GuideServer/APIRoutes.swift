@@ -3,182 +3,26 @@ import GuideCore
 import Hummingbird
 
 extension GuideServer {
-    /// The JSON API and its OpenAPI description. Every body is rendered once per cache key
-    /// (`CacheKey`) and served from `serving.cached` until the guide or, for bodies that depend
-    /// on the clock, the second changes.
+    /// The JSON API and its OpenAPI description, area by area in the order they are matched.
+    /// Every body is rendered once per cache key (`CacheKey`) and served from `serving.cached`
+    /// until the guide or, for bodies that depend on the clock, the second changes.
     static func addAPIRoutes(to routes: RouteTable, _ serving: ServingContext) {
-        routes.get("/channels") { request, _ in
-            try serving.cached(request, key: CacheKey.guide(request)) { index in
-                let query = QueryReader(request)
-                let page = try query.page()
-                let type = try query.text("type").map(SearchText.fold)
-                let lineup = try query.lineup(serving.settings)
-                var channels = lineup.map { $0.compactMap(index.channel) } ?? index.channels
-                if let type { channels = channels.filter { $0.type.map(SearchText.fold) == type } }
-                return try .json(Page(channels, page), maxAge: APICaching.guide)
-            }
+        let areas: [any APIRouteCollection] = [
+            ChannelAPIRoutes(serving: serving), ScheduleAPIRoutes(serving: serving),
+            ProgrammeAPIRoutes(serving: serving), AudienceAPIRoutes(serving: serving),
+        ]
+        for area in areas {
+            area.addRoutes(to: routes)
         }
-        routes.get("/lineups") { request, _ in
-            try serving.cached(request, key: CacheKey.guide(request)) { _ in
-                let page = try QueryReader(request).page()
-                let lineups = serving.settings.lineups.sorted { $0.key < $1.key }.map { LineupItem(name: $0.key, channels: $0.value) }
-                return try .json(Page(lineups, page), maxAge: APICaching.guide)
-            }
-        }
-        routes.get("/now") { request, _ in
-            let now = CacheKey.second(serving.now)
-            return try serving.cached(request, key: CacheKey.live(request, now)) { index in
-                let query = QueryReader(request)
-                let (timeZone, page) = (try query.timeZone(), try query.page())
-                let items = Page(try query.channels(serving.settings, index), page).map { channel in
-                    let (current, next) = index.onAir(channel.id, at: now)
-                    return NowItem(channel: ChannelBrief(channel), current: current.map { Airing($0, in: index).live(at: now) },
-                                   next: next.map { Airing($0, in: index) })
-                }
-                return try .json(Listing(context: NowContext(now: now), page: items), timeZone: timeZone, maxAge: APICaching.live)
-            }
-        }
-        routes.get("/grid") { request, _ in
-            let now = CacheKey.second(serving.now)
-            // A grid at a given time does not move with the clock; the default one starts now.
-            let fixed = request.uri.queryParameters["at"] != nil
-            return try serving.cached(request, key: fixed ? CacheKey.guide(request) : CacheKey.live(request, now)) { index in
-                let query = QueryReader(request)
-                let (timeZone, page) = (try query.timeZone(), try query.page())
-                let from = try query.time("at", in: timeZone) ?? now
-                let hours = try query.int("hours", default: 3, in: 1...24)
-                let to = from.addingTimeInterval(TimeInterval(hours * 3_600))
-                let rows = Page(try query.channels(serving.settings, index), page).map { channel in
-                    GridRow(channel: ChannelBrief(channel), programmes: index.schedule(of: channel.id, from: from, to: to).map { Airing($0, in: index) })
-                }
-                return try .json(Listing(context: SpanContext(from: from, to: to), page: rows), timeZone: timeZone,
-                                 maxAge: fixed ? APICaching.guide : APICaching.live)
-            }
-        }
-        routes.get("/channels/{id}/schedule") { request, context in
-            let now = CacheKey.second(serving.now)
-            return try serving.cached(request, key: CacheKey.live(request, now)) { index in
-                let id = context.pathID
-                guard let channel = index.channel(id) else { throw APIError.notFound("unknown channel \(Quoted(id))") }
-                let query = QueryReader(request)
-                let timeZone = try query.timeZone()
-                let date = try query.day("date") ?? Day(now, in: timeZone)
-                let span = date.interval(in: timeZone)
-                let (from, to) = (span.start, span.end)
-                let programmes = index.schedule(of: channel.id, from: from, to: to).map { programme in
-                    var airing = Airing(programme, in: index).live(at: now)
-                    airing.current = programme.start <= now && now < programme.end
-                    return airing
-                }
-                let day = ChannelDay(channel: ChannelBrief(channel), date: date, timeZone: timeZone.identifier, from: from, to: to, programmes: programmes)
-                return try .json(day, timeZone: timeZone, maxAge: APICaching.live)
-            }
-        }
-        routes.get("/programmes/{id}") { request, context in
-            let catchups = await serving.catchups()
-            let now = CacheKey.second(serving.now)
-            // An airing on a channel with catch-up changes with the clock (its link comes once it
-            // has ended, goes after catchup-days, and may carry the time); the others only with
-            // the guide and the playlist.
-            let current = serving.state.index
-            let live = current.programme(context.pathID).map { catchups.table(current)[$0.channel] != nil } ?? false
-            let key = (live ? CacheKey.live(request, now) : CacheKey.guide(request)) + catchups.key
-            return try serving.cached(request, key: key) { index in
-                let id = context.pathID
-                guard let programme = index.programme(id), let channel = index.channel(programme.channel) else {
-                    throw APIError.notFound("unknown programme \(Quoted(id))")
-                }
-                let timeZone = try QueryReader(request).timeZone()
-                var detail = ProgrammeDetail(programme, channel: channel, in: index)
-                detail.catchup = catchups.table(index)[programme.channel].flatMap { CatchupLink($0, programme: programme, now: now, timeZone: timeZone) }
-                return try .json(detail, timeZone: timeZone, maxAge: live ? APICaching.live : APICaching.guide)
-            }
-        }
-        routes.get("/programmes/{id}/airings") { request, context in
-            let now = CacheKey.second(serving.now)
-            return try serving.cached(request, key: CacheKey.live(request, now)) { index in
-                let id = context.pathID
-                guard let programme = index.programme(id) else { throw APIError.notFound("unknown programme \(Quoted(id))") }
-                let query = QueryReader(request)
-                let (timeZone, page) = (try query.timeZone(), try query.page())
-                let airings = Page(index.otherAirings(of: programme, from: now), page).map { Airing($0, in: index) }
-                return try .json(airings, timeZone: timeZone, maxAge: APICaching.upcoming)
-            }
-        }
-        routes.get("/upcoming") { request, _ in
-            let now = CacheKey.second(serving.now)
-            return try serving.cached(request, key: CacheKey.live(request, now)) { index in
-                let query = QueryReader(request)
-                let (timeZone, page) = (try query.timeZone(), try query.page())
-                let filter = try UpcomingFilter(query, settings: serving.settings, index: index)
-                let from = try query.time("from", in: timeZone) ?? now
-                let matches = Array(index.startingFrom(from).filter { filter.accepts(index.snapshot.programmes[$0], in: index) })
-                let airings = Page(matches, page).map { Airing(index.snapshot.programmes[$0], in: index) }
-                return try .json(airings, timeZone: timeZone, maxAge: APICaching.upcoming)
-            }
-        }
-        routes.get("/search") { request, _ in
-            let now = CacheKey.second(serving.now)
-            return try serving.cached(request, key: CacheKey.live(request, now)) { index in
-                let query = QueryReader(request)
-                guard let text = try query.trimmedText("q", atMost: APILimits.queryText) else {
-                    throw APIError.badParameter("q", "the text to search for is required")
-                }
-                let (timeZone, page) = (try query.timeZone(), try query.page())
-                let found = index.search(SearchText.fold(text))
-                // Upcoming first (on air included), soonest first; then the past, latest first.
-                let upcoming = found.filter { $0.end > now }.sorted { $0.start != $1.start ? $0.start < $1.start : $0.channel < $1.channel }
-                let past = found.filter { $0.end <= now }.sorted { $0.start != $1.start ? $0.start > $1.start : $0.channel < $1.channel }
-                return try .json(Page(upcoming + past, page).map { Airing($0, in: index) }, timeZone: timeZone, maxAge: APICaching.upcoming)
-            }
-        }
-        addAudienceRoutes(to: routes, serving)
         let openAPI = RenderedResponse(contentType: "application/yaml", bytes: OpenAPIDocument.yaml, maxAge: APICaching.document)
         routes.get("/openapi.yaml") { request, _ in openAPI.response(for: request, gzip: serving.source.gzip) }
     }
+}
 
-    private static func addAudienceRoutes(to routes: RouteTable, _ serving: ServingContext) {
-        routes.get("/audiences") { request, _ in
-            try serving.cached(request, key: CacheKey.guide(request)) { index in
-                let query = QueryReader(request)
-                let (timeZone, page) = (try query.timeZone(), try query.page())
-                let held = index.audienceDays
-                guard let day = try query.day("date") ?? held.last else {
-                    throw APIError.notFound("no audience rankings are held")
-                }
-                guard let ranking = index.audiencesByDay[day] else {
-                    throw APIError.notFound("no audience ranking for \(day); days held: \(held.map(\.description).joined(separator: ", "))")
-                }
-                let items = Page(ranking.records, page).map { AudienceItem($0, in: index) }
-                return try .json(Listing(context: AudienceDayContext(day: day, days: held), page: items), timeZone: timeZone, maxAge: APICaching.guide)
-            }
-        }
-        routes.get("/audiences/top") { request, _ in
-            try serving.cached(request, key: CacheKey.guide(request)) { index in
-                let query = QueryReader(request)
-                let (timeZone, page) = (try query.timeZone(), try query.page(defaultLimit: 20))
-                let latest = index.audienceDays.last ?? Day(serving.now, in: .gmt)
-                let askedTo = try query.day("to")
-                let to = askedTo ?? latest
-                let from = try query.day("from") ?? to.adding(days: -6)
-                // The error names a parameter the client sent: `to` when it sent it, else `from`,
-                // measured against the default end (the last day with audiences).
-                let end = askedTo == nil ? "the last day with audiences, \(to)" : "'to', \(to)"
-                guard from <= to else { throw APIError.badParameter("from", "\(from) is after \(end)") }
-                guard to.days(since: from) < APILimits.audienceDays else {
-                    let span = "\(APILimits.audienceDays) days at most"
-                    if askedTo == nil {
-                        throw APIError.badParameter("from", "more than \(APILimits.audienceDays - 1) days before \(end) (\(span))")
-                    }
-                    throw APIError.badParameter("to", "at most \(APILimits.audienceDays - 1) days after 'from' (\(span))")
-                }
-                let records = index.snapshot.audiences.filter { (from...to).contains($0.day) }.flatMap(\.records)
-                    .sorted { $0.viewers != $1.viewers ? $0.viewers > $1.viewers : ($0.day != $1.day ? $0.day < $1.day : AudienceRecord.ranksBefore($0, $1)) }
-                let items = Page(records, page).map { AudienceItem($0, in: index) }
-                return try .json(Listing(context: DaySpanContext(from: from, to: to), page: items), timeZone: timeZone, maxAge: APICaching.guide)
-            }
-        }
-    }
+/// The routes of one area of the API, added in order: Hummingbird's `RouteCollection` shape,
+/// over `RouteTable`, which also records each path for the OpenAPI check and the web error rule.
+protocol APIRouteCollection {
+    func addRoutes(to routes: RouteTable)
 }
 
 extension Page {
