@@ -185,37 +185,13 @@ package enum XMLTVWriter {
         out.element("desc", p.synopsis, lang: lang(extras.synopsisLang, else: p.textLanguage))
         for text in others where text.field == .synopsis { out.element("desc", text.value, lang: text.lang) }
 
-        if let credits = p.credits, !credits.isEmpty {
-            out.start("credits")
-            for credit in credits.stableSorted(by: Credit.xmltvOrder) {
-                out.start(credit.role.elementName)
-                if credit.role == .actor {
-                    out.attribute("role", credit.character)
-                    out.attribute("guest", credit.guest.map(Self.yesNo))
-                }
-                out.text(credit.name)
-                for image in credit.images ?? [] { writeImage(image, to: out) }
-                for link in credit.urls ?? [] { writeLink(link, to: out) }
-                out.end()
-            }
-            out.end()
-        }
+        if let credits = p.credits, !credits.isEmpty { write(credits: credits, to: out) }
         out.element("date", p.date ?? p.year.map(String.init))
         for category in categoriesWithKind(p, kinds: &kinds) { out.element("category", category.value, lang: category.lang) }
         for keyword in p.keywords ?? [] { out.element("keyword", keyword.value, lang: keyword.lang) }
         out.element("language", p.language, lang: extras.languageLang)
         out.element("orig-language", p.originalLanguage, lang: extras.originalLanguageLang)
-        if let length = p.length {
-            out.start("length")
-            if length % 60 == 0 {
-                out.attribute("units", "minutes")
-                out.text(String(length / 60))
-            } else {
-                out.attribute("units", "seconds")
-                out.text(String(length))
-            }
-            out.end()
-        }
+        if let length = p.length { write(length: length, to: out) }
         let images = p.images ?? []
         for image in images where !image.isXMLTVImage { writeIcon(image, to: out) }
         for url in p.urls ?? [] { writeLink(WebLink(url: url, system: extras.urlSystems?[url]), to: out) }
@@ -227,20 +203,8 @@ package enum XMLTVWriter {
             out.text(text)
             out.end()
         }
-        if let video = p.video, video != VideoInfo() {
-            out.start("video")
-            out.element("present", video.present.map(Self.yesNo))
-            out.element("colour", video.colour.map(Self.yesNo))
-            out.element("aspect", video.aspect)
-            out.element("quality", video.quality)
-            out.end()
-        }
-        if let audio = p.audio, audio != AudioInfo() {
-            out.start("audio")
-            out.element("present", audio.present.map(Self.yesNo))
-            out.element("stereo", audio.stereo)
-            out.end()
-        }
+        if let video = p.video, video != VideoInfo() { write(video: video, to: out) }
+        if let audio = p.audio, audio != AudioInfo() { write(audio: audio, to: out) }
         if let shown = p.previouslyShown {
             out.start("previously-shown")
             out.attribute("start", shown.start)
@@ -250,26 +214,77 @@ package enum XMLTVWriter {
         if p.premiere == true { writeNote("premiere", extras.premiereNote, to: out) }
         if p.lastChance == true { writeNote("last-chance", extras.lastChanceNote, to: out) }
         if p.isNew == true { out.emptyElement("new") }
-        for subtitles in p.subtitles ?? [] {
-            out.start("subtitles")
-            if let type = subtitles.type, ["teletext", "onscreen", "deaf-signed"].contains(type) {
-                out.attribute("type", type)
-            }
-            out.element("language", subtitles.language, lang: subtitles.languageLang)
-            out.end()
-        }
+        for subtitles in p.subtitles ?? [] { write(subtitles: subtitles, to: out) }
         for rating in p.ratings ?? [] { write(rating, as: "rating", to: out) }
         for rating in p.starRatings ?? [] { write(rating, as: "star-rating", to: out) }
-        for review in extras.reviews ?? [] {
-            out.start("review")
-            out.attribute("type", review.type)
-            out.attribute("source", review.source)
-            out.attribute("reviewer", review.reviewer)
-            out.attribute("lang", review.lang)
-            out.text(review.value)
+        for review in extras.reviews ?? [] { write(review: review, to: out) }
+        for image in images where image.isXMLTVImage { writeImage(image, to: out) }
+        out.end()
+    }
+
+    /// `<credits>`, in XMLTV's order of roles.
+    private static func write(credits: [Credit], to out: TextWriter) {
+        out.start("credits")
+        for credit in credits.stableSorted(by: Credit.xmltvOrder) {
+            out.start(credit.role.elementName)
+            if credit.role == .actor {
+                out.attribute("role", credit.character)
+                out.attribute("guest", credit.guest.map(Self.yesNo))
+            }
+            out.text(credit.name)
+            for image in credit.images ?? [] { writeImage(image, to: out) }
+            for link in credit.urls ?? [] { writeLink(link, to: out) }
             out.end()
         }
-        for image in images where image.isXMLTVImage { writeImage(image, to: out) }
+        out.end()
+    }
+
+    /// `<length>` in minutes when it is whole minutes, else in seconds.
+    private static func write(length: Int, to out: TextWriter) {
+        out.start("length")
+        if length % 60 == 0 {
+            out.attribute("units", "minutes")
+            out.text(String(length / 60))
+        } else {
+            out.attribute("units", "seconds")
+            out.text(String(length))
+        }
+        out.end()
+    }
+
+    private static func write(video: VideoInfo, to out: TextWriter) {
+        out.start("video")
+        out.element("present", video.present.map(Self.yesNo))
+        out.element("colour", video.colour.map(Self.yesNo))
+        out.element("aspect", video.aspect)
+        out.element("quality", video.quality)
+        out.end()
+    }
+
+    private static func write(audio: AudioInfo, to out: TextWriter) {
+        out.start("audio")
+        out.element("present", audio.present.map(Self.yesNo))
+        out.element("stereo", audio.stereo)
+        out.end()
+    }
+
+    /// `<subtitles>`; a type outside XMLTV's three is left out.
+    private static func write(subtitles: SubtitleInfo, to out: TextWriter) {
+        out.start("subtitles")
+        if let type = subtitles.type, ["teletext", "onscreen", "deaf-signed"].contains(type) {
+            out.attribute("type", type)
+        }
+        out.element("language", subtitles.language, lang: subtitles.languageLang)
+        out.end()
+    }
+
+    private static func write(review: Review, to out: TextWriter) {
+        out.start("review")
+        out.attribute("type", review.type)
+        out.attribute("source", review.source)
+        out.attribute("reviewer", review.reviewer)
+        out.attribute("lang", review.lang)
+        out.text(review.value)
         out.end()
     }
 
