@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import GuideConfig
-import GuideCore
 import TVGuideKit
 
 struct BuildCommand: AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GuideConfig
-import GuideCore
 import Logging
 import TVGuideKit
 
