@@ -1,6 +1,7 @@
 import CLibXML2
 import Foundation
 import GuideCore
+import GuideStorage
 
 /// The programme mapping: `<programme>` and its children into a `Programme`.
 extension ReaderRun {

@@ -1,6 +1,7 @@
 import CLibXML2
 import Foundation
 import GuideCore
+import GuideStorage
 
 /// One pass of the reader over one document. Not shared between threads: it lives for one `parse` call.
 final class ReaderRun {
