@@ -16,12 +16,13 @@ import Testing
     /// Sends `request` on a fresh connection and returns the one answer, and whether the server
     /// then closed the connection.
     static func raw(_ request: String, port: Int, then more: [UInt8] = []) async throws -> (RawAnswer?, closed: Bool) {
-        let connection = try await RawConnection.open(port: port)
+        // Sent from the event loop as the connection opens: a test task held up past the request
+        // timeout by a busy machine would otherwise find it closed.
+        let connection = try await RawConnection.open(port: port, greeting: request)
         defer { Task { await connection.close() } }
-        try await connection.send(request)
         if !more.isEmpty { try? await connection.send(more) }
         let answer = try await connection.waitForAnswers(1).first
-        return (answer, try await connection.waitUntilClosed(within: .seconds(5)))
+        return (answer, try await connection.waitUntilClosed(within: .seconds(60)))
     }
 
     static func message(_ answer: RawAnswer?) throws -> String {
@@ -103,8 +104,8 @@ import Testing
                 #expect(closed, "\(field)")
             }
             // A small body is read and ignored; the connection serves the next request.
-            let connection = try await RawConnection.open(port: client.port)
-            try await connection.send("GET /now HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhelloGET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let connection = try await RawConnection.open(
+                port: client.port, greeting: "GET /now HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhelloGET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             let answers = try await connection.waitForAnswers(2)
             #expect(answers.map(\.status) == [200, 200])
             #expect(!connection.isClosed)
@@ -189,7 +190,7 @@ import Testing
         settings.limits.requestTimeout = .milliseconds(600)
         try await ServerHarness.run(settings: settings) { client in
             let connection = try await RawConnection.open(port: client.port, greeting: "GET /channel/La1.es HTTP/1.1\r\nHost: x\r\n")
-            let timedOut = try #require(try await connection.waitForAnswers(1, within: .seconds(5)).first)
+            let timedOut = try #require(try await connection.waitForAnswers(1, within: .seconds(60)).first)
             await connection.close()
             #expect(timedOut.statusLine == "HTTP/1.1 408 Request Timeout")
             #expect(timedOut.headers["content-type"] == "text/html; charset=utf-8")

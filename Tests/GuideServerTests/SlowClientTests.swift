@@ -3,9 +3,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Clients that hold a connection without finishing what they started: the server closes each
-/// within its time limit (shortened here to keep the suite fast), while a connection in steady
-/// use, answered by the router or the fast lane, stays open.
+/// Clients that hold a connection without finishing what they started: the server closes each,
+/// not before its time limit (shortened here to keep the suite fast), while a connection in steady
+/// use, answered by the router or the fast lane, stays open. Smoke tests of the guard on real
+/// sockets: when each limit falls due is `ConnectionRulesTests`' to check, on a manual clock, so
+/// the bounds here are ones only a defect would pass, however busy the machine.
 @Suite struct SlowClientTests {
     static let settings: ServerSettings = {
         var settings = ServerSettings(port: 0)
@@ -16,13 +18,17 @@ import TestSupport
         return settings
     }()
 
+    /// How long a test waits for the server to close a connection: long enough that only a server
+    /// that never closes it runs out of time.
+    static let eventually: Duration = .seconds(60)
+
     @Test func aConnectionThatSendsNothingIsClosedWithoutAWord() async throws {
         try await ServerHarness.run(settings: Self.settings) { client in
             let started = ContinuousClock.now
             let connection = try await RawConnection.open(port: client.port)
-            #expect(try await connection.waitUntilClosed(within: .seconds(5)))
+            #expect(try await connection.waitUntilClosed(within: Self.eventually))
             let waited = try #require(connection.closedAt) - started
-            #expect(waited >= .milliseconds(600) && waited < .seconds(3), "closed after \(waited)")
+            #expect(waited >= .milliseconds(600), "closed after \(waited)")
             #expect(connection.received.isEmpty)
         }
     }
@@ -33,13 +39,13 @@ import TestSupport
             let connection = try await RawConnection.open(port: client.port, greeting: "GET /now HTTP/1.1\r\n")
             var line = 0
             // Slowloris: a new header line every 100 ms, never the blank line that ends the head.
-            while !connection.isClosed, ContinuousClock.now - started < .seconds(8) {
+            while !connection.isClosed, ContinuousClock.now - started < Self.eventually {
                 try? await connection.send("X-Slow-\(line): 1\r\n")
                 line += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
             let waited = try #require(connection.closedAt) - started
-            #expect(waited >= .milliseconds(600) && waited < .seconds(3), "held for \(waited)")
+            #expect(waited >= .milliseconds(600), "held for \(waited)")
             let answer = RawAnswer.parse(connection.received).first
             #expect(answer?.status == 408)
             #expect(answer?.headers["connection"] == "close")
@@ -49,11 +55,13 @@ import TestSupport
 
     @Test func anIdleKeepAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
         try await ServerHarness.run(settings: Self.settings) { client in
+            let started = ContinuousClock.now
             let connection = try await RawConnection.open(port: client.port, greeting: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try await connection.waitForAnswers(1).first?.status == 200)
-            #expect(try await connection.waitUntilClosed(within: .seconds(5)))
-            let idle = try #require(connection.closedAt) - (try #require(connection.lastReadAt))
-            #expect(idle >= .milliseconds(800) && idle < .seconds(3), "closed after \(idle) idle")
+            #expect(try await connection.waitUntilClosed(within: Self.eventually))
+            // Not before the idle timeout from the answer, which came after `started`.
+            let waited = try #require(connection.closedAt) - started
+            #expect(waited >= .milliseconds(900), "closed after \(waited)")
             // Nothing more was sent: an idle close has no answer to give.
             #expect(RawAnswer.parse(connection.received).count == 1)
         }
@@ -66,7 +74,7 @@ import TestSupport
     @Test func aConnectionInSteadyUseStaysOpenPastEveryTimeout() async throws {
         var settings = Self.settings
         settings.limits.requestTimeout = .seconds(1)
-        settings.limits.idleTimeout = .milliseconds(1_500)
+        settings.limits.idleTimeout = .milliseconds(2_500)
         try await ServerHarness.run(settings: settings) { client in
             let script = """
             import socket, sys, time
@@ -107,9 +115,11 @@ import TestSupport
             // Pipelined, never read: the answers fill the socket buffers and then wait.
             let connection = try await RawConnection.open(port: client.port, reading: false,
                                                           greeting: String(repeating: "GET /xmltv.xml HTTP/1.1\r\nHost: x\r\n\r\n", count: asked))
-            try await Task.sleep(for: .seconds(2))
+            // Well past the write timeout, so that the server has given up on the client however
+            // slowly a busy machine fills its buffers.
+            try await Task.sleep(for: .seconds(5))
             try await connection.startReading()
-            #expect(try await connection.waitUntilClosed(within: .seconds(5)))
+            #expect(try await connection.waitUntilClosed(within: Self.eventually))
             #expect(connection.received.count < asked * xmltv, "\(connection.received.count) bytes of \(asked * xmltv) came")
         }
     }
@@ -120,7 +130,7 @@ import TestSupport
             let big = String(repeating: "v", count: ServerLimits().headerBytes)
             let connection = try await RawConnection.open(port: client.port, greeting: "GET /now HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n"
                                                           + "GET /now HTTP/1.1\r\nX-Big: \(big)\r\n\r\nGET /now HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try await connection.waitUntilClosed(within: .seconds(5)))
+            #expect(try await connection.waitUntilClosed(within: Self.eventually))
             // The two before it answered in order, the refusal, nothing after.
             #expect(RawAnswer.parse(connection.received).map(\.status) == [200, 200, 431])
         }

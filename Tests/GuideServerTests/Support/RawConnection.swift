@@ -97,7 +97,7 @@ final class RawConnection: Sendable {
     }
 
     /// Waits up to `limit` until `count` answers have come back whole (by their Content-Length).
-    func waitForAnswers(_ count: Int, within limit: Duration = .seconds(10)) async throws -> [RawAnswer] {
+    func waitForAnswers(_ count: Int, within limit: Duration = .seconds(60)) async throws -> [RawAnswer] {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let answers = RawAnswer.parse(received)
