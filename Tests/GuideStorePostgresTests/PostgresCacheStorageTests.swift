@@ -9,7 +9,7 @@ import TestSupport
 /// The HTTP cache and the metadata lookups in PostgreSQL, against a real server (a throw-away
 /// cluster per test): what one store object writes another reads, freshness follows the TTL as
 /// in the folders, and writers of the same key at once all succeed. One cluster at a time
-/// (`.serialized`): STORE_SUITES share two cores with PostgresSnapshotStoreTests' timed follow.
+/// (`.serialized`): each starts a PostgreSQL server, and the rest of the suite runs beside them.
 @Suite(.serialized, .enabled(if: PostgresCluster.binaries != nil, "PostgreSQL's initdb and postgres were not found (apt-get install postgresql; .ci/run installs it)"))
 struct PostgresCacheStorageTests {
     static let fetchedAt = Date(timeIntervalSince1970: 1_792_900_800)

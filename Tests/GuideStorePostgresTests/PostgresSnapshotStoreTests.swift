@@ -164,6 +164,26 @@ struct PostgresSnapshotStoreTests {
         }
     }
 
+    @Test func aFollowerHearsAnotherProcesssCommitButNotItsOwn() async throws {
+        try await PostgresCluster.run { cluster in
+            let follower = try Self.store(cluster)
+            let builder = try Self.store(cluster)
+            _ = try await builder.commit(try Self.snapshot(hour: 0))
+            #expect(try await follower.latestToServe()?.generatedAt == Self.time(hour: 0))
+            let events = EventLog()
+            let following = Task { await follower.follow { await events.append($0) } }
+            defer { following.cancel() }
+            try await events.wait(for: "live") { $0.live > 0 }
+            _ = try await builder.commit(try Self.snapshot(hour: 1))
+            try await events.wait(for: "the commit") { $0.committed == [Self.time(hour: 1)] }
+            // Its own commit is in service already (the refresh swapped it in): not handed again.
+            _ = try await follower.commit(try Self.snapshot(hour: 2))
+            _ = try await builder.commit(try Self.snapshot(hour: 3))
+            try await events.wait(for: "the second commit") { $0.committed.count == 2 }
+            #expect(await events.committed == [Self.time(hour: 1), Self.time(hour: 3)])
+        }
+    }
+
     // MARK: -
 
     static func store(_ cluster: PostgresCluster, keep: Int = 3) throws -> PostgresSnapshotStore {
@@ -209,12 +229,12 @@ actor EventLog {
         }
     }
 
-    /// Waits up to 20 s for `condition`; the deadline only bounds a broken run, the tests time what they promise themselves.
+    /// Waits up to a minute for `condition`: the deadline only bounds a broken run, however busy the machine.
     func wait(for what: String, _ condition: @Sendable (isolated EventLog) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !condition(self) {
             guard ContinuousClock.now < deadline else {
-                throw ClusterError("no \(what) within 20 s: live \(live), lost \(lost), committed \(committed)")
+                throw ClusterError("no \(what) within 60 s: live \(live), lost \(lost), committed \(committed)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
