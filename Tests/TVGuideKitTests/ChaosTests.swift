@@ -153,15 +153,16 @@ enum ChaosFaultCase: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// process (`StallMeter`, added by the caller): its rounds of requests, each of attempts ×
     /// timeout (for faults that wait for it), the wait before the retry and, for a huge body,
     /// reading up to the provider's body limit at a pace even a loaded debug build keeps
-    /// (8 MB/s); plus the healthy run's own time twice over and a second for the CPU that the
-    /// 78 cases share. It catches what this suite is for: a fault that costs a timeout per
-    /// channel, per title or per day, or one that hangs (ChaosTransportTests counts each retry).
+    /// (8 MB/s); plus, for the CPU, the healthy run's own time four times over and ten seconds,
+    /// which no load of the other suites uses up but a hang does. A fault that costs a timeout per
+    /// channel, per title or per day costs a request each too, which the request count catches
+    /// (ChaosTransportTests counts each retry).
     func budget(for scenario: ChaosScenario, baseline: Duration) -> Duration {
         let attempts = Self.retries + 1
         let waiting = self == .delay || self == .trickle ? timeout * attempts : .zero
         let reading = self == .hugeBody ? .milliseconds(scenario.bodyLimit / (8 << 20) * 1_000) : Duration.zero
         let perRequest = waiting + reading + (self == .status429 ? Self.retryAfter : Self.backoff)
-        return perRequest * scenario.sequentialRounds + baseline * 2 + .seconds(1)
+        return perRequest * scenario.sequentialRounds + baseline * 4 + .seconds(10)
     }
 }
 
