@@ -9,28 +9,13 @@ deps:
 guide: deps
 	swift run -c release tvguide build
 
-# The suite, then the suite again with the clock 50 years ahead in a non-UTC zone (any date, any zone).
-# Then `make install` into a temporary folder and the installed tool run in a bare environment.
-# The suites that hold real sockets to deadlines of a few seconds (faults, retries, HTTP/1.1,
-# limits, slow clients, kills at timed moments) run on their own after the rest: beside 600 CPU-bound tests on 2 cores
-# their servers' tasks wait past those deadlines, which would test the machine, not the code.
-# The replicas' suites start PostgreSQL clusters and tvguide processes, and time a 2 s follow:
-# they run last, alone, so that their load does not move the timed suites' deadlines either; and
-# the 2 s follow itself is timed after them, alone too (CONVERGENCE_SUITES). A group skips the
-# later groups' suites: swift-testing's --filter matches a test's file name as well as its suite.
-TIMED_SUITES := ChaosTests|ChaosTransportTests|RetryTests|CacheTests|HTTP11Tests|HardeningTests|SlowClientTests|CrashSafetyTests
-STORE_SUITES := PostgresSnapshotStoreTests|PostgresCacheStorageTests|ReplicaTests|CacheSharingTests
-CONVERGENCE_SUITES := ReplicaConvergenceTests|PostgresFollowTimingTests
+# The suite, then the web guide in a real browser, then the suite again with the clock 50 years
+# ahead in a non-UTC zone (any date, any zone). Then `make install` into a temporary folder and the
+# installed tool run in a bare environment.
 test: deps
-	swift test --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
-	swift test --skip-build --filter "$(TIMED_SUITES)" --skip "$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
-	swift test --skip-build --filter "$(STORE_SUITES)" --skip "$(CONVERGENCE_SUITES)"
-	swift test --skip-build --filter "$(CONVERGENCE_SUITES)"
+	swift test
 	scripts/test-browser
-	scripts/test-shifted-clock --skip "$(TIMED_SUITES)|$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
-	scripts/test-shifted-clock --filter "$(TIMED_SUITES)" --skip "$(STORE_SUITES)|$(CONVERGENCE_SUITES)"
-	scripts/test-shifted-clock --filter "$(STORE_SUITES)" --skip "$(CONVERGENCE_SUITES)"
-	scripts/test-shifted-clock --filter "$(CONVERGENCE_SUITES)"
+	scripts/test-shifted-clock
 	scripts/test-install
 
 bench: deps
