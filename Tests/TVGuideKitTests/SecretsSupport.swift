@@ -204,8 +204,13 @@ final class OutputLedger: @unchecked Sendable {
 /// that tend to echo a request back: error bodies quoting the URL and headers, a redirect to a
 /// URL carrying the key, an envelope whose message quotes the token, a malformed body, a timeout.
 enum FakeAPIs {
-    /// Longer than the failing configuration's timeout.
-    static let stall: Duration = .seconds(4)
+    /// How long TheTVDB's failing answers stall: past `stallTimeout`, which ends them.
+    static let stall: Duration = .seconds(60)
+    /// TheTVDB's timeout in the failing runs: its stalled answers end in it, while its others
+    /// come well within it, however busy the machine.
+    static let stallTimeout = "10s"
+    /// The timeout of the providers whose answers never stall.
+    static let answerTimeout = "60s"
 
     /// - Parameter thirdParty: another origin, where the failing TMDB v4 API redirects.
     static func handler(_ secrets: RunSecrets, guide: Data, failing: Bool, thirdParty: URL? = nil) -> LoopbackHandler {
@@ -309,9 +314,12 @@ enum FakeAPIs {
 
     /// Every credential in the environment, every provider on the fake server; `guide` lists the
     /// guide chain (`secret-guide` is the site with a secret in its path, `local-guide` a file).
+    /// `timeout` is TheTVDB's, whose failing answers stall; the others answer at once, failing or
+    /// not, and wait up to `answerTimeout`, so that a busy machine never turns their answers
+    /// into timeouts.
     static func configuration(base: URL, timeout: String, guide: [String] = ["secret-guide", "local-guide"]) -> String {
         let ratings = formulatvRecipe("ratings", url: "\(base.absoluteString)audiencias/{date:dd-MM-yyyy}/?u=${TVGUIDE_TEST_AUDIENCE_SECRET}",
-                                      options: ["timeout: \(timeout)", "retries: 0"])
+                                      options: ["timeout: \(answerTimeout)", "retries: 0"])
         return """
             cache: { dir: cache, ttl: 2h }
             snapshots: { dir: snapshots, keep: 14, audience_days: 5 }
@@ -321,10 +329,10 @@ enum FakeAPIs {
               series: [thetvdb, tmdb-v4, tmdb]
             audience: [ratings]
             providers:
-              secret-guide: { type: xmltv, url: "\(base.absoluteString)guide/${TVGUIDE_TEST_GUIDE_SECRET}/guide.xml", timeout: \(timeout), retries: 1 }
+              secret-guide: { type: xmltv, url: "\(base.absoluteString)guide/${TVGUIDE_TEST_GUIDE_SECRET}/guide.xml", timeout: \(answerTimeout), retries: 1 }
               local-guide: { type: xmltv, url: guide.xml }
-              tmdb: { type: tmdb, base_url: "\(base.absoluteString)tmdb/3/", api_key: "${TMDB_API_KEY}", timeout: \(timeout), retries: 0 }
-              tmdb-v4: { type: tmdb, base_url: "\(base.absoluteString)tmdb4/3/", access_token: "${TMDB_ACCESS_TOKEN}", timeout: \(timeout), retries: 0 }
+              tmdb: { type: tmdb, base_url: "\(base.absoluteString)tmdb/3/", api_key: "${TMDB_API_KEY}", timeout: \(answerTimeout), retries: 0 }
+              tmdb-v4: { type: tmdb, base_url: "\(base.absoluteString)tmdb4/3/", access_token: "${TMDB_ACCESS_TOKEN}", timeout: \(answerTimeout), retries: 0 }
               thetvdb: { type: thetvdb, base_url: "\(base.absoluteString)thetvdb/v4/", api_key: "${THETVDB_API_KEY}", pin: "${THETVDB_PIN}", timeout: \(timeout), retries: 0 }
             \(ratings)
             """

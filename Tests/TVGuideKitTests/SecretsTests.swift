@@ -51,7 +51,7 @@ import TestSupport
         let failingLog = RequestLog()
         try await LoopbackServer.run(log: thirdPartyLog, FakeAPIs.thirdParty) { thirdParty in
             try await LoopbackServer.run(log: failingLog, FakeAPIs.handler(failingSecrets, guide: guide, failing: true, thirdParty: thirdParty)) { base in
-                let config = FakeAPIs.configuration(base: base, timeout: "1s")
+                let config = FakeAPIs.configuration(base: base, timeout: FakeAPIs.stallTimeout)
                 let runs = try await Self.buildAtEveryLevel(config: config, guide: guide, in: failing, secrets: failingSecrets, ledger: ledger, label: "failing")
                 #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
                 try await Self.serveWithAFailingRefresh(base: base, snapshots: healthy.file("snapshots"), scratch: failing,
@@ -153,7 +153,7 @@ extension SecretsTests {
     /// failing server: the API's answers, errors included, `/health` with the failure, `/metrics`.
     static func serveWithAFailingRefresh(base: URL, snapshots: URL, scratch: Scratch, secrets: RunSecrets, ledger: OutputLedger) async throws {
         // Only the failing site in the guide chain: nothing is served, so the refresh fails.
-        try scratch.write("serve.yaml", FakeAPIs.configuration(base: base, timeout: "1s", guide: ["secret-guide"]))
+        try scratch.write("serve.yaml", FakeAPIs.configuration(base: base, timeout: FakeAPIs.stallTimeout, guide: ["secret-guide"]))
         let guide = try SnapshotStore.load(snapshots.appendingPathComponent("latest.json"))
         let enriched = try #require(guide.programmes.first { $0.work != nil })
         let id = try #require(enriched.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
@@ -205,9 +205,10 @@ extension SecretsTests {
     static func rejectABrokenConfiguration(in scratch: Scratch, secrets: RunSecrets, ledger: OutputLedger) async throws {
         let config = try String(contentsOf: scratch.file("providers.yaml"), encoding: .utf8)
         try scratch.write("broken-key.yaml", config.replacingOccurrences(
-            of: "api_key: \"${TMDB_API_KEY}\", timeout: 1s", with: "api_key: \"${TMDB_API_KEY}\", timeout: \"${TMDB_API_KEY}\""))
+            of: "api_key: \"${TMDB_API_KEY}\", timeout: \(FakeAPIs.answerTimeout)", with: "api_key: \"${TMDB_API_KEY}\", timeout: \"${TMDB_API_KEY}\""))
         try scratch.write("broken-pin.yaml", config.replacingOccurrences(
-            of: "pin: \"${THETVDB_PIN}\", timeout: 1s", with: "pin: \"${THETVDB_PIN}\", concurrency: \"${THETVDB_PIN}\", timeout: 1s"))
+            of: "pin: \"${THETVDB_PIN}\", timeout: \(FakeAPIs.stallTimeout)",
+            with: "pin: \"${THETVDB_PIN}\", concurrency: \"${THETVDB_PIN}\", timeout: \(FakeAPIs.stallTimeout)"))
         for (command, file, variable) in [("validate", "broken-key.yaml", "TMDB_API_KEY"), ("build", "broken-pin.yaml", "THETVDB_PIN")] {
             let run = try await CLI.run([command, "--config", file], in: scratch.url, environment: secrets.environment)
             #expect(run.status == 2)
