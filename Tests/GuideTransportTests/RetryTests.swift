@@ -6,8 +6,9 @@ import TestSupport
 
 /// Time bounds here are loose on purpose: the whole package's tests share two cores, and some
 /// block threads while they run the CLI. Each bound still sits far below what the bug it guards
-/// against would take (a 30 s answer, a 3600 s Retry-After).
-@Suite("LiveTransport retries, timeouts and rate limits", .timeLimit(.minutes(1)))
+/// against would take (a 30 s answer, a 3600 s Retry-After). The time limit only stops a hang:
+/// a test can wait minutes for a thread that others' blocking calls hold, on one core above all.
+@Suite("LiveTransport retries, timeouts and rate limits", .timeLimit(.minutes(10)))
 struct RetryTests {
     @Test("a 500 is retried and the following 200 is returned")
     func serverErrorThenSuccess() async throws {
