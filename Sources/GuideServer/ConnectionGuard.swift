@@ -162,6 +162,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func perform(_ action: Rules.Action, context: ChannelHandlerContext, handOn: () -> Void = {}) {
         switch action {
         case .none, .closeAfterWriting:
+            // `closeAfterWriting` comes only from an answer's end, which `write` closes after.
             break
         case .handOn:
             handOn()
