@@ -9,7 +9,7 @@ import Testing
 @Suite struct CrossOriginTests {
     static let app = "https://app.example"
     static let settings: ServerSettings = {
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.corsOrigins = [app, "http://localhost:3000"]
         return settings
     }()
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func anyOriginWithAStar() async throws {
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.corsOrigins = ["*"]
         try await ServerHarness.run(settings: settings) { client in
             let api = try await client.get("/now", headers: ["Origin": "https://anyone.example"])

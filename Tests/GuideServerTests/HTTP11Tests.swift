@@ -321,7 +321,7 @@ import Testing
     /// With CORS on, `Vary` names `Origin` too.
     @Test(arguments: [[], [CrossOriginTests.app]])
     func theFastLaneLeavesNegotiatedBodiesToTheRouter(corsOrigins: [String]) async throws {
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.corsOrigins = corsOrigins
         try await ServerHarness.run(settings: settings) { client in
             let plain = "GET /now HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -364,7 +364,7 @@ import Testing
     // MARK: CORS on refusals
 
     @Test func theServersOwnRefusalsCarryCORSFields() async throws {
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.corsOrigins = [CrossOriginTests.app]
         try await ServerHarness.run(settings: settings) { client in
             let origin = "Origin: \(CrossOriginTests.app)\r\n"

@@ -186,7 +186,7 @@ import Testing
             }
         }
         // A head on a web page that does not come whole in time: the 408 page.
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.limits.requestTimeout = .milliseconds(600)
         try await ServerHarness.run(settings: settings) { client in
             let connection = try await RawConnection.open(port: client.port, greeting: "GET /channel/La1.es HTTP/1.1\r\nHost: x\r\n")

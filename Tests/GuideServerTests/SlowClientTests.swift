@@ -78,7 +78,7 @@ import TestSupport
         try await ServerHarness.run(settings: settings) { client in
             let script = """
             import socket, sys, time
-            sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+            sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60)
             started, statuses, data = time.monotonic(), [], b""
             try:
                 while time.monotonic() - started < 3.0 or len(statuses) < 12:

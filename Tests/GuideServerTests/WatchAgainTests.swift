@@ -213,7 +213,7 @@ import XMLTV
         func eventURL(_ client: ServerClient, _ headers: [String: String] = [:]) async throws -> String? {
             try await client.get(reminder, headers: headers).text.split(separator: "\r\n").first { $0.hasPrefix("URL:") }.map { String($0.dropFirst(4)) }
         }
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.publicURL = "https://tv.example.org/guide"
         let configured = try await ServerHarness.run(settings: settings, playlist: { playlist }) { client in
             (try await guideLine(client, ["X-Forwarded-Host": "evil.example"]), try await eventURL(client))

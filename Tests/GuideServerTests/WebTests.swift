@@ -433,7 +433,7 @@ import TVGuideKit
         let start = ServerHarness.goldenNow
         let snapshot = Snapshot(generatedAt: start, window: TimeWindow(from: start, to: start.addingTimeInterval(86_400)),
                                 channels: ["A.es", "B.es", "C.es", "D.es"].map { Channel(id: $0, name: $0) }, programmes: [], report: RunReport())
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.channelOrder = ["C.es", "Nowhere.es", "A.es", "C.es"]
         try await ServerHarness.run(snapshot: snapshot, settings: settings) { client in
             let html = try await client.get("/").text

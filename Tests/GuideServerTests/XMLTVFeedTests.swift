@@ -91,7 +91,7 @@ import Testing
     @Test func theFeedsAreWrittenWhenTheGuideIsServedAndSentFromTheirFiles() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tvguide-feeds-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var settings = ServerSettings(port: 0)
+        var settings = ServerHarness.patientSettings
         settings.lineups = Self.lineups
         let version = GuideIndex(ServerHarness.golden).version
         let written = folder.appendingPathComponent(version)

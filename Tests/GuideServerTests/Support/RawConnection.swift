@@ -15,7 +15,6 @@ final class RawConnection: Sendable {
 
         let received = NIOLockedValueBox<[UInt8]>([])
         let closedAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
-        let lastReadAt = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
         let greeting: [UInt8]
 
         init(greeting: [UInt8]) {
@@ -30,7 +29,6 @@ final class RawConnection: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
             received.withLockedValue { $0 += buffer.readableBytesView }
-            lastReadAt.withLockedValue { $0 = ContinuousClock.now }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -84,8 +82,6 @@ final class RawConnection: Sendable {
     var isClosed: Bool { closedAt != nil }
     /// When the connection closed, as its event loop saw it: exact however late the test looks.
     var closedAt: ContinuousClock.Instant? { recorder.closedAt.withLockedValue { $0 } }
-    /// When the last bytes came, as the event loop saw it.
-    var lastReadAt: ContinuousClock.Instant? { recorder.lastReadAt.withLockedValue { $0 } }
 
     /// Waits up to `limit` for the server to close the connection; true when it did.
     func waitUntilClosed(within limit: Duration) async throws -> Bool {

@@ -37,9 +37,19 @@ enum ServerHarness {
         return source
     }
 
+    /// The server's settings unless a test gives its own: the default limits, but for the time a
+    /// connection may take to send a request or stay idle, which a test that does not study them
+    /// must never meet while it waits for a thread on a busy machine.
+    static let patientSettings: ServerSettings = {
+        var settings = ServerSettings(port: 0)
+        settings.limits.requestTimeout = .seconds(600)
+        settings.limits.idleTimeout = .seconds(600)
+        return settings
+    }()
+
     /// Starts the server, runs `body` with a client for it, and stops the server afterwards.
     static func run<T: Sendable>(
-        snapshot: Snapshot? = golden, now: Date = goldenNow, settings: ServerSettings = ServerSettings(port: 0),
+        snapshot: Snapshot? = golden, now: Date = goldenNow, settings: ServerSettings = patientSettings,
         refresh: (@Sendable () async throws -> RefreshOutcome?)? = nil,
         playlist: (@Sendable () async -> ServedPlaylist)? = nil,
         feedDirectory: URL? = nil,
