@@ -33,48 +33,101 @@ package struct SiteRecipeReader {
         return nil
     }
 
+    /// Each section is read in the order its faults are reported, and the jq filters are added
+    /// in the order the bundle compiles them.
     package func read(ignoring ignored: [String] = []) throws(ConfigError) -> SiteRecipe {
+        try checkKeys(ignoring: ignored)
+        let site = try string("site") ?? "(inline)"
+        let timezone = try timezone()
+        let format = try format()
+        let channelParts = try list("channel_parts")
+        let filters = RecipeFilters()
+        let request = try request(site: site, channelParts: channelParts)
+        let pages = try pages(request: request)
+        let times = try timeFormat()
+        let steps = try steps(channelParts: channelParts, filters: filters)
+        let details = try details(channelParts: channelParts, filters: filters)
+        try checkPlaceholders(request: request, steps: steps, details: details)
+        let (items, itemsTree) = try items(site: site, format: format, filters: filters)
+        let programme = try programme(filters: filters)
+        let encoding = try encoding()
+        let defaultLength = try defaultLength()
+        let days = try days()
+        let baseURL = try baseURL()
+        let dayNames = try dayNames()
+        let dayWords = try dayWords(request: request, steps: steps)
+        let keep = try keep()
+        let empty = try emptyAnswers()
+        var recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, steps: steps, details: details, items: items, programme: programme,
+                          times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
+                          encoding: encoding, baseURL: baseURL, dayNames: dayNames, dayWords: dayWords, keep: keep, empty: empty)
+        try compileFastPaths(of: &recipe, at: itemsTree, filters: filters)
+        recipe.channelTimezone = try channelTimezone(filters: filters)
+        try filters.seal()
+        return recipe
+    }
+
+    // MARK: - Sections
+
+    private func checkKeys(ignoring ignored: [String]) throws(ConfigError) {
         for layer in layers {
             for entry in layer.entries ?? [] where !Self.keys.contains(entry.key) && !ignored.contains(entry.key) {
                 throw .unknownKey(key: entry.key, section: "the site recipe", known: Self.keys, entry.keyLocation)
             }
         }
-        let site = try string("site") ?? "(inline)"
+    }
+
+    private func timezone() throws(ConfigError) -> TimeZone {
         let timezoneName = try string("timezone") ?? "UTC"
         guard let timezone = TimeZone(identifier: timezoneName) else {
             throw .invalidValue("timezone: '\(timezoneName)' is not a known time zone (an IANA id such as Europe/Madrid)", at("timezone"))
         }
+        return timezone
+    }
+
+    private func format() throws(ConfigError) -> SiteRecipe.Format {
         let formatText = try string("format") ?? "json"
         guard let format = SiteRecipe.Format(rawValue: formatText) else {
             throw .invalidValue("format: expected one of json, html, xml, text, got '\(formatText)'", at("format"))
         }
-        let channelParts = try list("channel_parts")
-        let filters = RecipeFilters()
-        // The request comes whole from the first layer that gives one: a provider's `url`
-        // replaces a catalogue recipe's `request` (headers and all).
-        let request: SiteRequest
+        return format
+    }
+
+    /// The request comes whole from the first layer that gives one: a provider's `url` replaces a
+    /// catalogue recipe's `request` (headers and all).
+    private func request(site: String, channelParts: [String]) throws(ConfigError) -> SiteRequest {
         guard let layer = layers.first(where: { $0["url"].map { !$0.isNull } == true || $0["request"].map { !$0.isNull } == true }) else {
             throw .missingKey(key: "url", section: "the site recipe \(site)", location)
         }
         switch (layer["url"], layer["request"]) {
         case (let url?, nil):
-            request = try Self.request(url, name: "url", channelParts: channelParts)
+            return try Self.request(url, name: "url", channelParts: channelParts)
         case (nil, let tree?):
-            request = try Self.request(tree, name: "request", channelParts: channelParts)
+            return try Self.request(tree, name: "request", channelParts: channelParts)
         default:
             throw .invalidValue("give either url or request, not both", layer["url"]?.location ?? location)
         }
+    }
+
+    private func pages(request: SiteRequest) throws(ConfigError) -> [String] {
         let pages = try list("pages")
         if !pages.isEmpty, !request.templates.contains(where: \.usesPage) {
             throw .invalidValue("pages are listed but the request has no {page} placeholder", at("pages"))
         }
-        let times: SiteTimeFormat
+        return pages
+    }
+
+    private func timeFormat() throws(ConfigError) -> SiteTimeFormat {
         let timeFormat = try string("time_format") ?? "iso8601"
         do {
-            times = try SiteTimeFormat(timeFormat)
+            return try SiteTimeFormat(timeFormat)
         } catch {
             throw .invalidValue(error.description, at("time_format"))
         }
+    }
+
+    /// `session` (a step of that name) or `steps`, in order.
+    private func steps(channelParts: [String], filters: RecipeFilters) throws(ConfigError) -> [SiteRecipe.Step] {
         var steps: [SiteRecipe.Step] = []
         if let tree = value("session") {
             guard tree.entries != nil, let valueTree = tree["value"], valueTree.scalar != nil else {
@@ -91,6 +144,10 @@ package struct SiteRecipeReader {
                 steps.append(try Self.step(name: entry.key, entry.value, label: "steps.\(entry.key)", channelParts: channelParts, before: steps.map(\.name), filters: filters))
             }
         }
+        return steps
+    }
+
+    private func details(channelParts: [String], filters: RecipeFilters) throws(ConfigError) -> [SiteRecipe.Detail] {
         var details: [SiteRecipe.Detail] = []
         if let tree = value("details") {
             guard let entries = tree.entries else { throw .invalidValue("details: expected a mapping of name → request, got \(tree.shapeDescription)", tree.location) }
@@ -98,6 +155,11 @@ package struct SiteRecipeReader {
                 details.append(try Self.detail(entry, channelParts: channelParts, filters: filters))
             }
         }
+        return details
+    }
+
+    /// `{steps.NAME}` and `{session}` name steps the recipe has; `{key}` is a programme detail's.
+    private func checkPlaceholders(request: SiteRequest, steps: [SiteRecipe.Step], details: [SiteRecipe.Detail]) throws(ConfigError) {
         let stepNames = Set(steps.map(\.name))
         for (name, templates) in [("url", request.templates)] + details.map({ ("details.\($0.name)", $0.request.templates) }) {
             let unknown = templates.reduce(into: Set<String>()) { $0.formUnion($1.stepNames) }.subtracting(stepNames)
@@ -109,68 +171,89 @@ package struct SiteRecipeReader {
         if request.templates.contains(where: \.usesKey) || details.contains(where: { $0.scope != .programme && $0.request.templates.contains(where: \.usesKey) }) {
             throw .invalidValue("{key} is only for programme details (scope: programme)", request.url.description.isEmpty ? location : (value("url") ?? value("request"))?.location ?? location)
         }
-        let items: SiteRecipe.Items
+    }
+
+    /// The items and the tree they were written in, where the fast paths' faults point.
+    private func items(site: String, format: SiteRecipe.Format, filters: RecipeFilters) throws(ConfigError) -> (SiteRecipe.Items, YAMLTree) {
         guard let itemsTree = value("items") else { throw .missingKey(key: "items", section: "the site recipe \(site)", location) }
         switch format {
         case .json, .text:
             if itemsTree["html"] != nil {
-                items = .page(try Self.pageItems(itemsTree, filters: filters))
-                break
+                return (.page(try Self.pageItems(itemsTree, filters: filters)), itemsTree)
             }
             guard let source = itemsTree.scalar else {
                 throw .invalidValue("items: a \(format == .text ? "text" : "JSON") answer's items are a jq filter (such as '.data.programmes[]'), or {html: JQ, xpath: NODES, fields: {…}} for HTML the answer carries, got \(itemsTree.shapeDescription)", itemsTree.location)
             }
-            items = .jq(try filters.add(source, at: itemsTree, name: "items"))
+            return (.jq(try filters.add(source, at: itemsTree, name: "items")), itemsTree)
         case .html, .xml:
             if let html = itemsTree["html"] {
                 throw .invalidValue("items.html: reads HTML held in a JSON or text answer (format: json or text); this recipe's answers are \(format.rawValue) already", html.location)
             }
-            items = .page(try Self.pageItems(itemsTree, filters: filters))
+            return (.page(try Self.pageItems(itemsTree, filters: filters)), itemsTree)
         }
-        let programme = try value("programme").map { tree throws(ConfigError) in
+    }
+
+    private func programme(filters: RecipeFilters) throws(ConfigError) -> JQFilter? {
+        try value("programme").map { tree throws(ConfigError) in
             guard let source = tree.scalar else { throw .invalidValue("programme: expected a jq filter, got \(tree.shapeDescription)", tree.location) }
             return try filters.add(source, at: tree, name: "programme")
         }
-        var encoding: PageEncoding?
-        if let text = try string("encoding"), text != "auto" {
-            guard let named = PageEncoding(label: text) else {
-                throw .invalidValue("encoding: expected auto or one of \(PageEncoding.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'", at("encoding"))
-            }
-            encoding = named
+    }
+
+    private func encoding() throws(ConfigError) -> PageEncoding? {
+        guard let text = try string("encoding"), text != "auto" else { return nil }
+        guard let named = PageEncoding(label: text) else {
+            throw .invalidValue("encoding: expected auto or one of \(PageEncoding.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'", at("encoding"))
         }
-        var defaultLength: TimeInterval?
-        if let text = try string("default_length") {
-            guard let seconds = DurationText.parse(text), seconds > 0 else {
-                throw .invalidValue("default_length: '\(text)' is not a duration such as 30m or 1h", at("default_length"))
-            }
-            defaultLength = seconds
+        return named
+    }
+
+    private func defaultLength() throws(ConfigError) -> TimeInterval? {
+        guard let text = try string("default_length") else { return nil }
+        guard let seconds = DurationText.parse(text), seconds > 0 else {
+            throw .invalidValue("default_length: '\(text)' is not a duration such as 30m or 1h", at("default_length"))
         }
-        var days: Int?
-        if let text = try string("days") {
-            guard let number = Int(text), (1...62).contains(number) else { throw .invalidValue("days: expected a whole number from 1 to 62, got '\(text)'", at("days")) }
-            days = number
+        return seconds
+    }
+
+    private func days() throws(ConfigError) -> Int? {
+        guard let text = try string("days") else { return nil }
+        guard let number = Int(text), (1...62).contains(number) else { throw .invalidValue("days: expected a whole number from 1 to 62, got '\(text)'", at("days")) }
+        return number
+    }
+
+    private func baseURL() throws(ConfigError) -> URL? {
+        guard let text = try string("base_url") else { return nil }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw .invalidValue("base_url: '\(text)' is not an http(s) URL", at("base_url"))
         }
-        var baseURL: URL?
-        if let text = try string("base_url") {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw .invalidValue("base_url: '\(text)' is not an http(s) URL", at("base_url"))
-            }
-            baseURL = url
-        }
-        var dayNames: [String]?
-        if value("day_names") != nil {
-            let names = try list("day_names")
-            guard names.count == 7 else { throw .invalidValue("day_names: expected the seven days' names, Monday first, got \(names.count)", at("day_names")) }
-            dayNames = names
-        }
+        return url
+    }
+
+    private func dayNames() throws(ConfigError) -> [String]? {
+        guard value("day_names") != nil else { return nil }
+        let names = try list("day_names")
+        guard names.count == 7 else { throw .invalidValue("day_names: expected the seven days' names, Monday first, got \(names.count)", at("day_names")) }
+        return names
+    }
+
+    private func dayWords(request: SiteRequest, steps: [SiteRecipe.Step]) throws(ConfigError) -> [String] {
         let dayWords = try list("day_words")
         if dayWords.isEmpty, (request.templates + steps.flatMap { $0.request?.templates ?? [] }).contains(where: \.usesDayWord) {
             throw .invalidValue("{day_word} is used but the recipe has no day_words (today's name first: [hoy, mañana, pasado mañana])", at("url"))
         }
+        return dayWords
+    }
+
+    private func keep() throws(ConfigError) -> SiteRecipe.Keep {
         let keepText = try string("keep") ?? "all"
         guard let keep = SiteRecipe.Keep(rawValue: keepText) else {
             throw .invalidValue("keep: expected all or starts_on_day, got '\(keepText)'", at("keep"))
         }
+        return keep
+    }
+
+    private func emptyAnswers() throws(ConfigError) -> SiteRecipe.EmptyAnswers {
         var empty = SiteRecipe.EmptyAnswers()
         for word in try list("empty") {
             switch word {
@@ -179,31 +262,32 @@ package struct SiteRecipeReader {
             default: empty.bodies.insert(word.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         }
-        var recipe = SiteRecipe(site: site, format: format, request: request, pages: pages, steps: steps, details: details, items: items, programme: programme,
-                          times: times, timezone: timezone, channelParts: channelParts, defaultLength: defaultLength, days: days,
-                          encoding: encoding, baseURL: baseURL, dayNames: dayNames, dayWords: dayWords, keep: keep, empty: empty)
-        // The fast paths, compiled in the same program: without programme details, a JSON
-        // answer's items and programmes are one run, and so are a page's rows.
-        if !details.contains(where: { $0.scope == .programme }) {
-            switch items {
-            case .jq(let items) where format == .json:
-                recipe.pipeline = try programme.map { programme throws(ConfigError) in
-                    try filters.add("(\n" + items.source + "\n) | (\n" + programme.source + "\n)", at: itemsTree, name: "items | programme")
-                } ?? items
-            case .page:
-                recipe.rowsPipeline = try programme.map { programme throws(ConfigError) in
-                    try filters.add(".[] | (\n" + programme.source + "\n)", at: itemsTree, name: "programme")
-                }
-            default:
-                break
+        return empty
+    }
+
+    /// The fast paths, compiled in the same program: without programme details, a JSON answer's
+    /// items and programmes are one run, and so are a page's rows.
+    private func compileFastPaths(of recipe: inout SiteRecipe, at itemsTree: YAMLTree, filters: RecipeFilters) throws(ConfigError) {
+        guard !recipe.details.contains(where: { $0.scope == .programme }) else { return }
+        let programme = recipe.programme
+        switch recipe.items {
+        case .jq(let items) where recipe.format == .json:
+            recipe.pipeline = try programme.map { programme throws(ConfigError) in
+                try filters.add("(\n" + items.source + "\n) | (\n" + programme.source + "\n)", at: itemsTree, name: "items | programme")
+            } ?? items
+        case .page:
+            recipe.rowsPipeline = try programme.map { programme throws(ConfigError) in
+                try filters.add(".[] | (\n" + programme.source + "\n)", at: itemsTree, name: "programme")
             }
+        default:
+            break
         }
-        if let tree = value("channel_timezone") {
-            guard let source = tree.scalar else { throw .invalidValue("channel_timezone: expected a jq filter on $channel giving a zone's name", tree.location) }
-            recipe.channelTimezone = try filters.add(source, at: tree, name: "channel_timezone")
-        }
-        try filters.seal()
-        return recipe
+    }
+
+    private func channelTimezone(filters: RecipeFilters) throws(ConfigError) -> JQFilter? {
+        guard let tree = value("channel_timezone") else { return nil }
+        guard let source = tree.scalar else { throw .invalidValue("channel_timezone: expected a jq filter on $channel giving a zone's name", tree.location) }
+        return try filters.add(source, at: tree, name: "channel_timezone")
     }
 
     // MARK: - Parts
