@@ -42,56 +42,13 @@ extension WebPages {
         func link(view: String, date: Day?) -> String {
             query.link(PageChrome.View.calendar.path, [("view", view == "day" ? nil : view), ("date", date.map(\.description))])
         }
-        var days: [ListedDay] = []
-        var weeks: [CalendarPage.MonthWeek] = []
-        var previous: Day?, next: Day?, spanLabel: String?
-        switch view {
-        case "week":
-            let monday = date.adding(days: -((WebTime.weekdayIndex(date) + 6) % 7))
-            let span = monday.interval(in: zone).start..<monday.adding(days: 7).interval(in: zone).start
-            let inSpan = saved.filter { span.contains($0.start) }
-            // Every day of the week, the empty ones too: a week reads as seven days.
-            days = (0..<7).map { offset in
-                let day = monday.adding(days: offset)
-                return ListedDay(label: dayHeading(day, today: today, t), date: day.description,
-                                 items: inSpan.filter { Day($0.start, in: zone) == day }.map { ListedAiring($0, index: index, query: query, now: now) })
-            }
-            (previous, next) = (monday.adding(days: -7), monday.adding(days: 7))
-            spanLabel = WebTime.shortDay(monday, t) + " – " + WebTime.shortDay(monday.adding(days: 6), t)
-        case "month":
-            let first = Day(year: date.year, month: date.month, day: 1)
-            let start = first.adding(days: -((WebTime.weekdayIndex(first) + 6) % 7))
-            var cursor = start
-            repeat {
-                weeks.append(CalendarPage.MonthWeek(cells: (0..<7).map { offset in
-                    let day = cursor.adding(days: offset)
-                    return CalendarPage.MonthCell(day: day.day, date: day.description, inMonth: day.month == first.month, today: day == today,
-                                                  items: saved.filter { Day($0.start, in: zone) == day }.map { ListedAiring($0, index: index, query: query, now: now) })
-                }))
-                cursor = cursor.adding(days: 7)
-            } while cursor.month == first.month && cursor.year == first.year
-            let lastOfPrevious = first.adding(days: -1)
-            previous = Day(year: lastOfPrevious.year, month: lastOfPrevious.month, day: 1)
-            let nextMonth = first.adding(days: 31)
-            next = Day(year: nextMonth.year, month: nextMonth.month, day: 1)
-            spanLabel = t.months[first.month - 1] + " " + String(first.year)
-        default:
-            days = groupedByDay(saved, index: index, query: query, now: now)
+        let listed = CalendarSpan(index: index, query: query, now: now, saved: saved, today: today)
+        let shown = switch view {
+        case "week": listed.week(of: date)
+        case "month": listed.month(of: date)
+        default: CalendarSpan.Shown(days: groupedByDay(saved, index: index, query: query, now: now))
         }
-        // Saved airings are the guide's: the views move only through weeks and months it covers.
-        let guideDays = WebDays.guideDays(index, in: zone)
-        if let first = guideDays.first, let last = guideDays.last {
-            // The last day the previous week or month shows.
-            func lastDay(from start: Day) -> Day {
-                guard view == "month" else { return start.adding(days: 6) }
-                let after = start.adding(days: 31)
-                return Day(year: after.year, month: after.month, day: 1).adding(days: -1)
-            }
-            if let shown = previous, lastDay(from: shown) < first { previous = nil }
-            if let shown = next, shown > last { next = nil }
-        } else {
-            (previous, next) = (nil, nil)
-        }
+        let (previous, next) = listed.withinGuide(previous: shown.previous, next: shown.next, isMonth: view == "month")
         let subscribe = SavedAirings.feedLink(preferences, knownIn: index, lineup: query.lineupName, channels: preferences.channels)
         return CalendarPage(
             chrome: PageChrome(query, page: "calendar", view: .calendar, index: index, now: now), t: t.strings,
@@ -101,11 +58,11 @@ extension WebPages {
                 CalendarPage.ViewLink(key: key, label: t[label], href: link(view: key, date: key == "day" || view == "day" ? nil : date), current: key == view)
             },
             previousHref: previous.map { link(view: view, date: $0) }, nextHref: next.map { link(view: view, date: $0) },
-            spanLabel: spanLabel,
-            days: days, hasDays: !days.isEmpty && days.contains { !$0.items.isEmpty } || view == "week",
+            spanLabel: shown.spanLabel,
+            days: shown.days, hasDays: !shown.days.isEmpty && shown.days.contains { !$0.items.isEmpty } || view == "week",
             isMonth: view == "month",
             weekdayNames: (1...7).map { t.weekdaysShort[$0 % 7] },
-            weeks: weeks,
+            weeks: shown.weeks,
             series: preferences.series.map { title in
                 CalendarPage.SavedSeries(title: title, href: query.link("/find", [("q", title)]),
                                          removeHref: WebLinks.withQuery("/my-calendar/remove", [("series", title)]))
@@ -114,6 +71,78 @@ extension WebPages {
             isEmpty: saved.isEmpty && preferences.series.isEmpty,
             emptyText: t["calendarEmpty"],
             subscribeHref: subscribe)
+    }
+}
+
+/// The saved airings laid out as a week or a month, with the spans before and after it.
+private struct CalendarSpan {
+    /// What one view shows, and the first day of the spans its arrows move to.
+    struct Shown {
+        var days: [ListedDay] = []
+        var weeks: [CalendarPage.MonthWeek] = []
+        var previous: Day?
+        var next: Day?
+        var spanLabel: String?
+    }
+
+    let index: GuideIndex
+    let query: WebQuery
+    let now: Date
+    let saved: [Programme]
+    let today: Day
+
+    private func listed(on day: Day, from programmes: [Programme]) -> [ListedAiring] {
+        programmes.filter { Day($0.start, in: query.zone) == day }.map { ListedAiring($0, index: index, query: query, now: now) }
+    }
+
+    func week(of date: Day) -> Shown {
+        let zone = query.zone, t = query.t
+        let monday = date.adding(days: -((WebTime.weekdayIndex(date) + 6) % 7))
+        let span = monday.interval(in: zone).start..<monday.adding(days: 7).interval(in: zone).start
+        let inSpan = saved.filter { span.contains($0.start) }
+        // Every day of the week, the empty ones too: a week reads as seven days.
+        let days = (0..<7).map { offset in
+            let day = monday.adding(days: offset)
+            return ListedDay(label: WebPages.dayHeading(day, today: today, t), date: day.description, items: listed(on: day, from: inSpan))
+        }
+        return Shown(days: days, previous: monday.adding(days: -7), next: monday.adding(days: 7),
+                     spanLabel: WebTime.shortDay(monday, t) + " – " + WebTime.shortDay(monday.adding(days: 6), t))
+    }
+
+    func month(of date: Day) -> Shown {
+        let first = Day(year: date.year, month: date.month, day: 1)
+        let start = first.adding(days: -((WebTime.weekdayIndex(first) + 6) % 7))
+        var weeks: [CalendarPage.MonthWeek] = []
+        var cursor = start
+        repeat {
+            weeks.append(CalendarPage.MonthWeek(cells: (0..<7).map { offset in
+                let day = cursor.adding(days: offset)
+                return CalendarPage.MonthCell(day: day.day, date: day.description, inMonth: day.month == first.month, today: day == today,
+                                              items: listed(on: day, from: saved))
+            }))
+            cursor = cursor.adding(days: 7)
+        } while cursor.month == first.month && cursor.year == first.year
+        let lastOfPrevious = first.adding(days: -1)
+        let nextMonth = first.adding(days: 31)
+        return Shown(weeks: weeks, previous: Day(year: lastOfPrevious.year, month: lastOfPrevious.month, day: 1),
+                     next: Day(year: nextMonth.year, month: nextMonth.month, day: 1),
+                     spanLabel: query.t.months[first.month - 1] + " " + String(first.year))
+    }
+
+    /// Saved airings are the guide's: the views move only through weeks and months it covers.
+    func withinGuide(previous: Day?, next: Day?, isMonth: Bool) -> (previous: Day?, next: Day?) {
+        let guideDays = WebDays.guideDays(index, in: query.zone)
+        guard let first = guideDays.first, let last = guideDays.last else { return (nil, nil) }
+        // The last day the previous week or month shows.
+        func lastDay(from start: Day) -> Day {
+            guard isMonth else { return start.adding(days: 6) }
+            let after = start.adding(days: 31)
+            return Day(year: after.year, month: after.month, day: 1).adding(days: -1)
+        }
+        var previous = previous, next = next
+        if let shown = previous, lastDay(from: shown) < first { previous = nil }
+        if let shown = next, shown > last { next = nil }
+        return (previous, next)
     }
 }
 
