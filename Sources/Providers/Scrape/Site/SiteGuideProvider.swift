@@ -154,11 +154,10 @@ package struct SiteGuideProvider: GuideProvider {
     /// `zone`: the channel's, worked out once per schedule rather than once per day.
     private func read(channel: ChannelRef, day: Day, zone: TimeZone) async throws -> DayResult {
         var values = try templateValues(channel: channel, day: day, zone: zone)
-        let date = day.description
         let channelObject = channelObject(channel)
         var sent: [SentRequest] = []
         for step in recipe.steps {
-            let (value, request) = try await run(step, values: values, channelObject: channelObject, date: date)
+            let (value, request) = try await run(step, values: values, channelObject: channelObject, date: day.description)
             values.steps[step.name] = value
             sent += request.map { [$0] } ?? []
         }
@@ -168,77 +167,106 @@ package struct SiteGuideProvider: GuideProvider {
             details[detail.name] = value
             sent.append(request)
         }
-        var programmes: [Programme] = []
-        var itemCount = 0
-        var pageRequests: [SentRequest] = []
-        let xpathVariables = xpathVariables(values)
+        var result = DayResult(programmes: [], items: 0, requests: [])
+        let shared = SiteDay(channel: channel, day: day, zone: zone, values: values, channelObject: channelObject, details: details)
         for page in recipe.pages.isEmpty ? [nil] : recipe.pages.map(Optional.some) {
             var pageValues = values
             pageValues.page = page
             let (response, request) = try await fetch(recipe.request, values: pageValues)
-            pageRequests.append(request)
-            if recipe.empty.isEmptyDay(response.body) { continue }
-            if SiteRecipe.EmptyAnswers.trimmed(response.body).isEmpty {
-                throw ProviderError.malformed("\(recipe.site): the response is empty (\(URLRedaction.redacted(response.url))); if an empty answer means a day without programmes, say so with `empty: body`")
-            }
-            // Converted for libjq once per page, not once per item: `$details` can be a large file.
-            let variables: [String: JQInput] = [
-                "channel": .prepared(JQPrepared(.value(channelObject))), "date": .value(.string(date)),
-                "details": .prepared(JQPrepared(.value(.object(details)))),
-                "page": .value(page.map(JSONValue.string) ?? .null), "url": .value(.string(response.url.absoluteString)),
-                "steps": .value(.object(values.steps)),
-            ]
-            var times = SiteDayTimes(format: recipe.times, zone: zone, day: day)
-            let reader = SiteProgrammeReader(channel: channel.id, source: id, base: recipe.baseURL ?? response.url)
-            var pageProgrammes: [Programme] = []
-            // The fast path: one run of `items | programme`. Should it fail, the item by item path
-            // below runs instead, to name the item and the stage at fault.
-            if let pipeline = recipe.pipeline, let objects = try? pipeline.run(.json(response.body), variables),
-               let mapped = try? objects.map({ try programme(from: $0, reader: reader, times: &times, day: day) }) {
-                itemCount += objects.count
-                programmes += fillingStops(mapped)
-                continue
-            }
-            times = SiteDayTimes(format: recipe.times, zone: zone, day: day)
-            let items = try items(of: response, variables: variables, xpathVariables: xpathVariables)
-            itemCount += items.count
-            // A page's rows, likewise: one run of `.[] | programme`, else row by row.
-            if let rows = recipe.rowsPipeline, let objects = try? rows.run(.value(.array(items)), variables),
-               let mapped = try? objects.map({ try programme(from: $0, reader: reader, times: &times, day: day) }) {
-                programmes += fillingStops(mapped)
-                continue
-            }
-            times = SiteDayTimes(format: recipe.times, zone: zone, day: day)
-            for (index, item) in items.enumerated() {
-                var itemVariables = variables
-                if recipe.details.contains(where: { $0.scope == .programme }) {
-                    itemVariables["detail"] = .value(try await programmeDetails(for: item, values: values, variables: variables))
-                }
-                let objects: [JSONValue]
-                if let filter = recipe.programme {
-                    do {
-                        objects = try filter.run(.value(item), itemVariables)
-                    } catch {
-                        throw ProviderError.malformed("\(recipe.site): programme filter on item \(index + 1): \(error)")
-                    }
-                } else {
-                    objects = [item]
-                }
-                for object in objects {
-                    do {
-                        pageProgrammes.append(try programme(from: object, reader: reader, times: &times, day: day))
-                    } catch let failure as SiteProgrammeReader.Failure {
-                        throw ProviderError.malformed("\(recipe.site): item \(index + 1): \(failure.reason)")
-                    }
-                }
-            }
-            programmes += fillingStops(pageProgrammes)
+            result.requests.append(request)
+            guard let read = try await read(response, page: page, of: shared) else { continue }
+            result.items += read.items
+            result.programmes += read.programmes
         }
         if recipe.keep == .startsOnDay {
-            programmes.removeAll { Day($0.start, in: zone) != day }
+            result.programmes.removeAll { Day($0.start, in: zone) != day }
         }
-        await tally.add(pages: max(recipe.pages.count, 1), items: itemCount, programmes: programmes.count)
-        return DayResult(programmes: programmes, items: itemCount, requests: pageRequests + sent)
+        await tally.add(pages: max(recipe.pages.count, 1), items: result.items, programmes: result.programmes.count)
+        result.requests += sent
+        return result
+    }
+
+    /// What every page of one channel's day shares.
+    private struct SiteDay {
+        let channel: ChannelRef
+        let day: Day
+        let zone: TimeZone
+        let values: SiteTemplate.Values
+        let channelObject: JSONValue
+        /// The channel's and the day's details, by name.
+        let details: [String: JSONValue]
+    }
+
+    /// One page's items, and the programmes mapped from them with their stops filled.
+    private struct PageRead {
+        var items: Int
+        var programmes: [Programme]
+    }
+
+    /// One page's answer read; nil for an answer the recipe calls an empty day.
+    private func read(_ response: TransportResponse, page: String?, of day: SiteDay) async throws -> PageRead? {
+        if recipe.empty.isEmptyDay(response.body) { return nil }
+        if SiteRecipe.EmptyAnswers.trimmed(response.body).isEmpty {
+            throw ProviderError.malformed("\(recipe.site): the response is empty (\(URLRedaction.redacted(response.url))); if an empty answer means a day without programmes, say so with `empty: body`")
+        }
+        // Converted for libjq once per page, not once per item: `$details` can be a large file.
+        let variables: [String: JQInput] = [
+            "channel": .prepared(JQPrepared(.value(day.channelObject))), "date": .value(.string(day.day.description)),
+            "details": .prepared(JQPrepared(.value(.object(day.details)))),
+            "page": .value(page.map(JSONValue.string) ?? .null), "url": .value(.string(response.url.absoluteString)),
+            "steps": .value(.object(day.values.steps)),
+        ]
+        let reader = SiteProgrammeReader(channel: day.channel.id, source: id, base: recipe.baseURL ?? response.url)
+        // The fast path: one run of `items | programme`. Should it fail, the item by item path
+        // below runs instead, to name the item and the stage at fault.
+        if let pipeline = recipe.pipeline, let objects = try? pipeline.run(.json(response.body), variables),
+           let mapped = try? programmes(from: objects, reader: reader, day: day) {
+            return PageRead(items: objects.count, programmes: fillingStops(mapped))
+        }
+        let items = try items(of: response, variables: variables, xpathVariables: xpathVariables(day.values))
+        // A page's rows, likewise: one run of `.[] | programme`, else row by row.
+        if let rows = recipe.rowsPipeline, let objects = try? rows.run(.value(.array(items)), variables),
+           let mapped = try? programmes(from: objects, reader: reader, day: day) {
+            return PageRead(items: items.count, programmes: fillingStops(mapped))
+        }
+        let mapped = try await programmes(fromEach: items, reader: reader, variables: variables, day: day)
+        return PageRead(items: items.count, programmes: fillingStops(mapped))
+    }
+
+    /// The objects a fast path gave, read on one clock of the day.
+    private func programmes(from objects: [JSONValue], reader: SiteProgrammeReader, day: SiteDay) throws -> [Programme] {
+        var times = SiteDayTimes(format: recipe.times, zone: day.zone, day: day.day)
+        return try objects.map { try programme(from: $0, reader: reader, times: &times, day: day.day) }
+    }
+
+    /// Item by item, with each item's programme details: a fault names the item and the stage.
+    private func programmes(fromEach items: [JSONValue], reader: SiteProgrammeReader, variables: [String: JQInput], day: SiteDay) async throws -> [Programme] {
+        var times = SiteDayTimes(format: recipe.times, zone: day.zone, day: day.day)
+        var programmes: [Programme] = []
+        for (index, item) in items.enumerated() {
+            var itemVariables = variables
+            if recipe.details.contains(where: { $0.scope == .programme }) {
+                itemVariables["detail"] = .value(try await programmeDetails(for: item, values: day.values, variables: variables))
+            }
+            let objects: [JSONValue]
+            if let filter = recipe.programme {
+                do {
+                    objects = try filter.run(.value(item), itemVariables)
+                } catch {
+                    throw ProviderError.malformed("\(recipe.site): programme filter on item \(index + 1): \(error)")
+                }
+            } else {
+                objects = [item]
+            }
+            for object in objects {
+                do {
+                    programmes.append(try programme(from: object, reader: reader, times: &times, day: day.day))
+                } catch let failure as SiteProgrammeReader.Failure {
+                    throw ProviderError.malformed("\(recipe.site): item \(index + 1): \(failure.reason)")
+                }
+            }
+        }
+        return programmes
     }
 
     /// A missing stop is the next programme's start on the page, as the site shows it, and the
