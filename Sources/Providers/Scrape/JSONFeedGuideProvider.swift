@@ -3,9 +3,11 @@ import GuideCore
 
 /// A guide read from a JSON API described by a `JSONFeedRecipe` (`type: json-feed`), so that
 /// tvguide can use a user's own scraping server or a new site without new code. The recipe is
-/// compiled to a site recipe, whose jq filter, programme reader and times read each page; what
-/// stays here is json-feed's own promise, that an optional field it cannot read is left out
-/// rather than failing the item, and its report of fields found in no item.
+/// compiled to a site recipe and run by the site engine's driver (`SiteGuideProvider`): the
+/// days, the fetches, an airing listed on two pages kept once, a failed day's gap left to the
+/// next provider. What stays here is json-feed's front-end (`JSONFeedFrontEnd`): its promise that
+/// an optional field it cannot read is left out rather than failing the item, its words, and its
+/// report of fields found in no item.
 ///
 /// A schedule fetches the recipe's URL once per day of the window (days in the recipe's time
 /// zone) when the URL has a `{date:…}`, once otherwise, with `{channel}` set to the channel's
@@ -19,22 +21,26 @@ import GuideCore
 package struct JSONFeedGuideProvider: GuideProvider {
     /// The most days one schedule fetches page by page; a longer window (an unbounded one asked by
     /// `shift_weeks: auto`, say) is refused rather than fetched for years.
-    package static let maximumDays = 62
+    package static let maximumDays = SiteGuideProvider.maximumDays
 
     package let id: String
     package let recipe: JSONFeedRecipe
     private let channelList: [Channel]
-    private let transport: any HTTPTransport
-    private let compiled: Result<SiteRecipe, JSONFeedRecipeError>
-    private let tally = FeedTally()
+    /// The site engine running the compiled recipe, or why the recipe does not compile.
+    private let engine: Result<SiteGuideProvider, JSONFeedRecipeError>
+    private let tally: FeedTally
 
     /// - Parameter channels: the channels the feed serves, under the ids `{channel}` takes.
     package init(id: String, recipe: JSONFeedRecipe, channels: [Channel], transport: any HTTPTransport) {
         self.id = id
         self.recipe = recipe
         self.channelList = channels
-        self.transport = transport
-        compiled = Result { () throws(JSONFeedRecipeError) in try recipe.compile() }
+        let tally = FeedTally(fields: JSONFeedRecipe.Field.allCases.filter { recipe.fields[$0] != nil })
+        self.tally = tally
+        engine = Result { () throws(JSONFeedRecipeError) in try recipe.compile() }.map { site in
+            let frontEnd = JSONFeedFrontEnd(id: id, recipe: recipe, site: site, tally: tally)
+            return SiteGuideProvider(id: id, recipe: site, channels: channels, transport: transport, frontEnd: frontEnd.frontEnd)
+        }
     }
 
     package func channels() async throws -> [Channel] {
@@ -44,45 +50,15 @@ package struct JSONFeedGuideProvider: GuideProvider {
     /// The programmes of `channel.providerID` that overlap `window`, under `channel.id`, sorted by
     /// start; an airing listed on two pages (one that crosses midnight) is kept once.
     package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let site: SiteRecipe
-        switch compiled {
-        case .success(let value): site = value
+        let engine: SiteGuideProvider
+        switch self.engine {
+        case .success(let value): engine = value
         case .failure(let error): throw ProviderError.notConfigured("json-feed \(id): \(error)")
         }
-        guard site.request.usesChannel || channelList.count <= 1 else {
+        guard engine.recipe.request.usesChannel || channelList.count <= 1 else {
             throw ProviderError.notConfigured("json-feed \(id): the url has no {channel} placeholder, so it cannot tell \(channelList.count) channels apart")
         }
-        let pages = try pages(in: window, site: site, channel: channel.providerID)
-        let bodies = await fetch(pages.map(\.url))
-
-        var programmes: [Programme] = []
-        var starts: Set<Date> = []
-        var stats = FeedTally.Counts(fields: JSONFeedRecipe.Field.allCases.filter { recipe.fields[$0] != nil })
-        var failures: [(Page, ProviderError)] = []
-        for (page, body) in zip(pages, bodies) {
-            // A day that fails (a 404, a page whose layout changed) leaves its gap to the next
-            // provider; the other days are kept. A changed layout fails the channel all the same
-            // when it is every day's.
-            do {
-                let read = try read(try body.get(), page: page, site: site, channel: channel.id, stats: &stats)
-                stats.pages += 1
-                for programme in read where starts.insert(programme.start).inserted { programmes.append(programme) }
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                failures.append((page, (error as? ProviderError) ?? ProviderError(error)))
-            }
-        }
-        // A malformed page's error names its day already; a transport's names the URL.
-        stats.failedDays = failures.map { page, error in
-            let text = "\(error)"
-            return "\(channel.providerID) " + (text.contains(page.label) || page.label.isEmpty ? text : "\(page.label)\(text)")
-        }
-        await tally.add(stats)
-        if let (_, error) = failures.first, failures.count == pages.count {
-            throw error
-        }
-        return programmes.filter { Self.overlaps($0, window) }.sorted { $0.start < $1.start }
+        return try await engine.schedule(for: channel, in: window)
     }
 
     /// Pages fetched, items read, and the hints of a changed layout that did not fail a page.
@@ -102,88 +78,66 @@ package struct JSONFeedGuideProvider: GuideProvider {
                 }
             }
         }
-        if !counts.failedDays.isEmpty {
-            notes.append("\(counts.failedDays.count) day(s) failed, their gaps left to the next provider: " + counts.failedDays.prefix(3).joined(separator: "; ")
-                + (counts.failedDays.count > 3 ? "; … and \(counts.failedDays.count - 3) more" : ""))
-        }
-        return notes
+        return notes + SiteFrontEnd.failedDaysNote(counts.failedDays)
+    }
+}
+
+/// json-feed's side of the site engine: each page read through the compiled filter, optional
+/// fields left out when unreadable, and the words of its errors and its report.
+struct JSONFeedFrontEnd: Sendable {
+    let id: String
+    let recipe: JSONFeedRecipe
+    let site: SiteRecipe
+    let tally: FeedTally
+
+    var frontEnd: SiteFrontEnd {
+        SiteFrontEnd(kind: "json-feed", readsEachDay: { $0.request.usesDate }, keepsSession: false, readPage: read, failedDays: noteFailedDays)
     }
 
-    struct Page {
-        /// The URL's day, or the window's first when the URL has no date.
-        var day: Day
-        /// True when the URL has the day in it, so messages name the page by its day.
-        var dated: Bool
-        var url: URL
-        /// How messages name the page: its day, or nothing when there is one page.
-        var label: String { dated ? "\(day): " : "" }
+    /// How messages name a page: its day, or nothing when the URL has no date (one page).
+    private func label(_ day: Day) -> String {
+        site.request.usesDate ? "\(day): " : ""
     }
 
-    private func pages(in window: DateInterval, site: SiteRecipe, channel: String) throws -> [Page] {
-        let zone = site.timezone
-        let first = Day(window.start, in: zone)
-        guard site.request.usesDate else {
-            return try [Page(day: first, dated: false, url: url(site, day: first, channel: channel))]
-        }
-        // The window's end is exclusive: a window ending at midnight does not reach the next day.
-        let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
-        let count = last.days(since: first) + 1
-        guard count <= Self.maximumDays else {
-            throw ProviderError.notConfigured("json-feed \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
-        }
-        return try (0..<count).map { offset in
-            let day = first.adding(days: offset)
-            return Page(day: day, dated: true, url: try url(site, day: day, channel: channel))
-        }
-    }
-
-    private func url(_ site: SiteRecipe, day: Day, channel: String) throws -> URL {
-        let values = SiteTemplate.Values(channel: channel, day: day, zone: site.timezone)
-        guard let url = URL(string: site.request.url.render(values, escaping: true)) else {
-            throw ProviderError.notConfigured("json-feed \(id): no URL from '\(recipe.url)' for channel '\(channel)'")
-        }
-        return url
-    }
-
-    /// The bodies in the order of `urls`, each fetched or failed on its own.
-    private func fetch(_ urls: [URL]) async -> [Result<Data, any Error>] {
-        await withTaskGroup(of: (Int, Result<Data, any Error>).self) { group in
-            for (index, url) in urls.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await transport.get(url).body))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results: [(Int, Result<Data, any Error>)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-    }
-
-    private func read(_ body: Data, page: Page, site: SiteRecipe, channel: String, stats: inout FeedTally.Counts) throws -> [Programme] {
-        guard case .jq(let filter) = site.items else { preconditionFailure("a json-feed compiles to a jq items filter") }
-        let objects: [JSONValue]
+    /// The page's programmes; what was read of it is tallied even when an item fails it.
+    func read(_ answer: TransportResponse, page: SiteFrontEnd.Page) async throws -> SiteFrontEnd.PageRead {
+        var counts = FeedTally.Counts()
         do {
-            objects = try filter.run(.json(body))
+            let objects = try objects(in: answer.body, page: page)
+            counts.rows += objects.count
+            if objects.isEmpty { counts.emptyPages += 1 }
+            let programmes = try programmes(from: objects, page: page, counts: &counts)
+            counts.pages += 1
+            await tally.add(counts, day: page.day)
+            return SiteFrontEnd.PageRead(items: objects.count, programmes: programmes)
+        } catch {
+            await tally.add(counts, day: page.day)
+            throw error
+        }
+    }
+
+    /// The items as the filter maps them, its faults worded as json-feed has always worded them.
+    private func objects(in body: Data, page: SiteFrontEnd.Page) throws -> [JSONValue] {
+        guard case .jq(let filter) = site.items else { preconditionFailure("a json-feed compiles to a jq items filter") }
+        let label = label(page.day)
+        do {
+            return try filter.run(.json(body))
         } catch {
             switch error {
             case .input(let message):
-                throw ProviderError.htmlPage(in: body, contentType: nil, expected: "JSON", source: page.dated ? page.day.description : URLRedaction.redacted(page.url))
-                    ?? ProviderError.malformed("\(page.label)the response is not JSON: \(message)")
+                throw ProviderError.htmlPage(in: body, contentType: nil, expected: "JSON", source: label.isEmpty ? URLRedaction.redacted(page.url) : page.day.description)
+                    ?? ProviderError.malformed("\(label)the response is not JSON: \(message)")
             case .runtime(let message):
                 // The filter's own messages, which name the path and the item.
-                throw ProviderError.malformed("\(page.label)\(message)")
+                throw ProviderError.malformed("\(label)\(message)")
             default:
-                throw ProviderError.malformed("\(page.label)\(error)")
+                throw ProviderError.malformed("\(label)\(error)")
             }
         }
-        stats.rows += objects.count
-        if objects.isEmpty { stats.emptyPages += 1 }
+    }
 
-        let reader = SiteProgrammeReader(channel: channel, source: id, base: nil)
+    private func programmes(from objects: [JSONValue], page: SiteFrontEnd.Page, counts: inout FeedTally.Counts) throws -> [Programme] {
+        let reader = SiteProgrammeReader(channel: page.channel.id, source: id, base: nil)
         var times = SiteDayTimes(format: site.times, zone: site.timezone, day: page.day)
         var programmes: [Programme] = []
         programmes.reserveCapacity(objects.count)
@@ -196,13 +150,13 @@ package struct JSONFeedGuideProvider: GuideProvider {
             let stopValue = fields.removeValue(forKey: "stop")
             var probe = times
             guard let startValue = fields["start"], probe.start(startValue) != nil else {
-                throw ProviderError.malformed("\(page.label)\(item.place): field 'start' (path '\(recipe.fields[.start] ?? "")', time_format \(recipe.timeFormat)): \(item.startExcerpt) is not a time")
+                throw ProviderError.malformed("\(label(page.day))\(item.place): field 'start' (path '\(recipe.fields[.start] ?? "")', time_format \(recipe.timeFormat)): \(item.startExcerpt) is not a time")
             }
             var programme: Programme
             do {
                 programme = try reader.programme(.object(fields), times: &times)
             } catch {
-                throw ProviderError.malformed("\(page.label)\(item.place): \(error.reason)")
+                throw ProviderError.malformed("\(label(page.day))\(item.place): \(error.reason)")
             }
             if let stopValue {
                 if let stop = times.stop(stopValue, after: programme.start), stop > programme.start {
@@ -214,16 +168,22 @@ package struct JSONFeedGuideProvider: GuideProvider {
             if let onscreen = fields["_onscreen"]?.string {
                 programme.episode = Episode(season: programme.episode?.season, number: programme.episode?.number, onscreen: onscreen)
             }
-            stats.record(item)
+            counts.record(item)
             programmes.append(programme)
         }
         return programmes
     }
 
-    /// An airing without a stop is kept when it starts inside the window, as `TimeWindow` does.
-    private static func overlaps(_ programme: Programme, _ window: DateInterval) -> Bool {
-        guard let stop = programme.stop else { return programme.start >= window.start && programme.start < window.end }
-        return programme.start < window.end && stop > window.start
+    /// Every failed day is noted, each named by its day unless its error names it already; when
+    /// all failed, the first one's error is the channel's.
+    func noteFailedDays(_ failures: [SiteFrontEnd.FailedDay], channel: ChannelRef, asked: Int) async throws {
+        if let cancelled = failures.first(where: { $0.error is CancellationError }) { throw cancelled.error }
+        let errors = failures.map { (day: $0.day, error: ($0.error as? ProviderError) ?? ProviderError($0.error)) }
+        await tally.failedDays(errors.map { day, error in
+            let text = "\(error)", label = label(day)
+            return "\(channel.providerID) " + (text.contains(label) || label.isEmpty ? text : "\(label)\(text)")
+        })
+        if let first = errors.first, errors.count == asked { throw first.error }
     }
 }
 
@@ -255,25 +215,21 @@ struct FeedItem {
 }
 
 /// What a provider's schedules read, for the run report.
-private actor FeedTally {
+actor FeedTally {
     struct Counts {
         var pages = 0
         var rows = 0
         var emptyPages = 0
         /// The mapped fields, in recipe order.
-        var fields: [JSONFeedRecipe.Field]
+        var fields: [JSONFeedRecipe.Field] = []
         /// Field → items that gave it a value.
         var present: [JSONFeedRecipe.Field: Int] = [:]
         /// Field → items where its path found something (read or not).
         var found: [JSONFeedRecipe.Field: Int] = [:]
-        /// Field → the kind found where it could not be read ("an object").
+        /// Field → the kind found where it could not be read ("an object"), the first found.
         var unreadable: [JSONFeedRecipe.Field: String] = [:]
         /// The days that failed, one line each.
         var failedDays: [String] = []
-
-        init(fields: [JSONFeedRecipe.Field]) {
-            self.fields = fields
-        }
 
         mutating func record(_ item: FeedItem) {
             for field in item.present { present[field, default: 0] += 1 }
@@ -281,16 +237,29 @@ private actor FeedTally {
             unreadable.merge(item.unreadable) { first, _ in first }
         }
     }
-    private(set) var counts = Counts(fields: [])
+    private(set) var counts: Counts
+    /// The day of the page each unreadable kind came from: the earliest day's is kept, as when
+    /// the days were read in order, whatever order their pages arrive in.
+    private var unreadableDays: [JSONFeedRecipe.Field: Day] = [:]
 
-    func add(_ more: Counts) {
-        counts.pages += more.pages
-        counts.rows += more.rows
-        counts.emptyPages += more.emptyPages
-        if counts.fields.isEmpty { counts.fields = more.fields }
-        counts.present.merge(more.present, uniquingKeysWith: +)
-        counts.found.merge(more.found, uniquingKeysWith: +)
-        counts.unreadable.merge(more.unreadable) { first, _ in first }
-        counts.failedDays += more.failedDays
+    init(fields: [JSONFeedRecipe.Field]) {
+        counts = Counts(fields: fields)
+    }
+
+    /// One page's counts, read on `day`.
+    func add(_ page: Counts, day: Day) {
+        counts.pages += page.pages
+        counts.rows += page.rows
+        counts.emptyPages += page.emptyPages
+        counts.present.merge(page.present, uniquingKeysWith: +)
+        counts.found.merge(page.found, uniquingKeysWith: +)
+        for (field, kind) in page.unreadable where unreadableDays[field].map({ day < $0 }) ?? true {
+            counts.unreadable[field] = kind
+            unreadableDays[field] = day
+        }
+    }
+
+    func failedDays(_ lines: [String]) {
+        counts.failedDays += lines
     }
 }

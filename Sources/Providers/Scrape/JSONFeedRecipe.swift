@@ -146,8 +146,9 @@ package struct JSONFeedRecipe: Sendable, Hashable {
         } catch {
             preconditionFailure("the generated json-feed filter does not compile: \(error)")
         }
+        // An empty array is an empty day, however many days are empty.
         return SiteRecipe(site: "json-feed", format: .json, request: SiteRequest(url: url), items: .jq(filter), programme: nil,
-                          times: times, timezone: zone)
+                          times: times, timezone: zone, empty: SiteRecipe.EmptyAnswers(noItems: true))
     }
 
     /// A path's steps as jq reads them: a key is a string, an index a number; none for `$`.

@@ -3,7 +3,8 @@ import GuideCore
 import GzipCodec
 
 /// A guide read from a site through a `SiteRecipe` (`type: site`, or `site: NAME` from the
-/// catalogue in `sources/`).
+/// catalogue in `sources/`), and the driver of the formats that compile to site recipes
+/// (`SiteFrontEnd`).
 ///
 /// For each channel and day of the window (days in the recipe's zone) it makes the recipe's
 /// requests, the same request once for the whole run however many channels and days share it
@@ -30,16 +31,19 @@ package struct SiteGuideProvider: GuideProvider {
     private let memo = ResponseMemo()
     private let cookies = CookieJar()
     private let tally = SiteTally()
+    private let frontEnd: SiteFrontEnd
 
     /// - Parameters:
     ///   - channels: the channels to serve, each under its site id.
     ///   - channelAttributes: each channel's attributes in the site's channel list, by site id.
     ///   - now: the run's clock; `today` (a site test's) replaces its day.
+    ///   - frontEnd: the format the recipe was written in, when not a site's.
     package init(
         id: String, recipe: SiteRecipe, channels: [Channel], channelAttributes: [String: [String: String]] = [:], transport: any HTTPTransport,
-        now: Date = Date(), today: Day? = nil
+        now: Date = Date(), today: Day? = nil, frontEnd: SiteFrontEnd = .site
     ) {
         self.id = id
+        self.frontEnd = frontEnd
         self.now = now
         self.fixedToday = today
         self.recipe = recipe
@@ -71,7 +75,7 @@ package struct SiteGuideProvider: GuideProvider {
         }
         var programmes: [Programme] = []
         var starts: Set<Date> = []
-        var failures: [(Day, any Error)] = []
+        var failures: [SiteFrontEnd.FailedDay] = []
         var itemsSeen = 0
         for (day, outcome) in zip(days, outcomes) {
             switch outcome {
@@ -84,21 +88,29 @@ package struct SiteGuideProvider: GuideProvider {
                 failures.append((day, error))
             }
         }
-        // A channel whose every day failed is one error in the report, not one note per day.
-        if !failures.isEmpty, failures.count < days.count {
-            await tally.failedDays(failures.map { "\(channel.providerID) \($0.0): \(Self.describe($0.1))" })
-        }
-        if let (day, error) = failures.first, failures.count == days.count {
-            if let providerError = error as? ProviderError { throw providerError.prefixed("\(day): ") }
-            throw error
+        if !failures.isEmpty {
+            if let failedDays = frontEnd.failedDays {
+                try await failedDays(failures, channel, days.count)
+            } else {
+                try await noteFailedDays(failures, channel: channel, asked: days.count)
+            }
         }
         if itemsSeen == 0, failures.isEmpty, !recipe.empty.noItems {
             throw ProviderError.malformed("\(recipe.site): the items query \(recipe.itemsDescription) matched nothing on any of the \(days.count) page(s) of channel '\(channel.providerID)': has the site changed?")
         }
         programmes.sort { $0.start < $1.start }
-        return programmes.filter { programme in
-            let stop = programme.stop ?? programme.start
-            return stop > window.start && programme.start < window.end
+        let kept = TimeWindow(from: window.start, to: window.end)
+        return programmes.filter { kept.overlaps(start: $0.start, stop: $0.stop) }
+    }
+
+    /// A channel whose every day failed is one error in the report, not one note per day.
+    private func noteFailedDays(_ failures: [SiteFrontEnd.FailedDay], channel: ChannelRef, asked: Int) async throws {
+        if failures.count < asked {
+            await tally.failedDays(failures.map { "\(channel.providerID) \($0.day): \(Self.describe($0.error))" })
+        }
+        if let (day, error) = failures.first, failures.count == asked {
+            if let providerError = error as? ProviderError { throw providerError.prefixed("\(day): ") }
+            throw error
         }
     }
 
@@ -110,11 +122,11 @@ package struct SiteGuideProvider: GuideProvider {
     private func days(in window: DateInterval, zone: TimeZone) throws -> [Day] {
         let today = fixedToday ?? Day(now, in: zone)
         let first = Day(window.start, in: zone)
-        guard recipe.readsEachDay else { return [first] }
+        guard frontEnd.readsEachDay(recipe) else { return [first] }
         let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
         let count = last.days(since: first) + 1
         guard count <= Self.maximumDays else {
-            throw ProviderError.notConfigured("site \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
+            throw ProviderError.notConfigured("\(frontEnd.kind) \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
         }
         let days = (0..<count).map { first.adding(days: $0) }
         // Days past what the site lists (or names) are not asked for: the chain fills them from the next provider.
@@ -174,9 +186,15 @@ package struct SiteGuideProvider: GuideProvider {
             pageValues.page = page
             let (response, request) = try await fetch(recipe.request, values: pageValues)
             result.requests.append(request)
-            guard let read = try await read(response, page: page, of: shared) else { continue }
-            result.items += read.items
-            result.programmes += read.programmes
+            // A front-end that reads its answers its own way does so; a site's are read by its recipe.
+            let pageRead = if let readPage = frontEnd.readPage {
+                try await readPage(response, SiteFrontEnd.Page(channel: channel, day: day, url: request.url))
+            } else {
+                try await read(response, page: page, of: shared)
+            }
+            guard let pageRead else { continue }
+            result.items += pageRead.items
+            result.programmes += pageRead.programmes
         }
         if recipe.keep == .startsOnDay {
             result.programmes.removeAll { Day($0.start, in: zone) != day }
@@ -197,14 +215,8 @@ package struct SiteGuideProvider: GuideProvider {
         let details: [String: JSONValue]
     }
 
-    /// One page's items, and the programmes mapped from them with their stops filled.
-    private struct PageRead {
-        var items: Int
-        var programmes: [Programme]
-    }
-
     /// One page's answer read; nil for an answer the recipe calls an empty day.
-    private func read(_ response: TransportResponse, page: String?, of day: SiteDay) async throws -> PageRead? {
+    private func read(_ response: TransportResponse, page: String?, of day: SiteDay) async throws -> SiteFrontEnd.PageRead? {
         if recipe.empty.isEmptyDay(response.body) { return nil }
         if SiteRecipe.EmptyAnswers.trimmed(response.body).isEmpty {
             throw ProviderError.malformed("\(recipe.site): the response is empty (\(URLRedaction.redacted(response.url))); if an empty answer means a day without programmes, say so with `empty: body`")
@@ -221,16 +233,16 @@ package struct SiteGuideProvider: GuideProvider {
         // below runs instead, to name the item and the stage at fault.
         if let pipeline = recipe.pipeline, let objects = try? pipeline.run(.json(response.body), variables),
            let mapped = try? programmes(from: objects, reader: reader, day: day) {
-            return PageRead(items: objects.count, programmes: fillingStops(mapped))
+            return SiteFrontEnd.PageRead(items: objects.count, programmes: fillingStops(mapped))
         }
         let items = try items(of: response, variables: variables, xpathVariables: xpathVariables(day.values))
         // A page's rows, likewise: one run of `.[] | programme`, else row by row.
         if let rows = recipe.rowsPipeline, let objects = try? rows.run(.value(.array(items)), variables),
            let mapped = try? programmes(from: objects, reader: reader, day: day) {
-            return PageRead(items: items.count, programmes: fillingStops(mapped))
+            return SiteFrontEnd.PageRead(items: items.count, programmes: fillingStops(mapped))
         }
         let mapped = try await programmes(fromEach: items, reader: reader, variables: variables, day: day)
-        return PageRead(items: items.count, programmes: fillingStops(mapped))
+        return SiteFrontEnd.PageRead(items: items.count, programmes: fillingStops(mapped))
     }
 
     /// The objects a fast path gave, read on one clock of the day.
@@ -438,16 +450,16 @@ package struct SiteGuideProvider: GuideProvider {
             guard let given = try filter.run(.value(.null), ["channel": .value(channelObject(channel))]).first else { return recipe.timezone }
             guard case .string(let text) = given else {
                 if given == .null { return recipe.timezone }
-                throw ProviderError.notConfigured("site \(id): channel_timezone gave \(given.jsonText.prefix(80)) for channel '\(channel.providerID)', not a zone's name")
+                throw ProviderError.notConfigured("\(frontEnd.kind) \(id): channel_timezone gave \(given.jsonText.prefix(80)) for channel '\(channel.providerID)', not a zone's name")
             }
             name = text
         } catch let error as ProviderError {
             throw error
         } catch {
-            throw ProviderError.notConfigured("site \(id): channel_timezone: \(error)")
+            throw ProviderError.notConfigured("\(frontEnd.kind) \(id): channel_timezone: \(error)")
         }
         guard let zone = TimeZone(identifier: name) else {
-            throw ProviderError.notConfigured("site \(id): channel_timezone gave '\(name)' for channel '\(channel.providerID)', not a known time zone (an IANA id such as America/New_York)")
+            throw ProviderError.notConfigured("\(frontEnd.kind) \(id): channel_timezone gave '\(name)' for channel '\(channel.providerID)', not a known time zone (an IANA id such as America/New_York)")
         }
         return zone
     }
@@ -458,7 +470,7 @@ package struct SiteGuideProvider: GuideProvider {
         for name in wanted.reduce(into: Set<String>(), { $0.formUnion($1.channelAttributes) }).sorted() where attributes[name] == nil {
             let known = attributes.keys.sorted().joined(separator: ", ")
             let parts = recipe.channelParts.isEmpty ? "" : "; channel_parts names \(recipe.channelParts.joined(separator: ", "))"
-            throw ProviderError.notConfigured("site \(id): {channel.\(name)}: channel '\(channel.providerID)' has no attribute \(name) in its channel list (it has \(known))\(parts)")
+            throw ProviderError.notConfigured("\(frontEnd.kind) \(id): {channel.\(name)}: channel '\(channel.providerID)' has no attribute \(name) in its channel list (it has \(known))\(parts)")
         }
         return SiteTemplate.Values(channel: channel.providerID, channelParts: channelParts(channel.providerID), channelAttributes: attributes, day: day,
                                    zone: zone, dayNames: recipe.dayNames, dayWords: recipe.dayWords, today: fixedToday ?? Day(now, in: zone))
@@ -505,7 +517,7 @@ package struct SiteGuideProvider: GuideProvider {
     private func url(_ request: SiteRequest, values: SiteTemplate.Values) throws -> URL {
         let text = request.url.render(values, escaping: true)
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
-            throw ProviderError.notConfigured("site \(id): '\(text)' is not an http(s) URL")
+            throw ProviderError.notConfigured("\(frontEnd.kind) \(id): '\(text)' is not an http(s) URL")
         }
         return url
     }
@@ -516,7 +528,7 @@ package struct SiteGuideProvider: GuideProvider {
         let url = try url(request, values: values)
         var headers: [String: String] = [:]
         for header in request.headers { headers[header.name] = header.value.render(values, escaping: false) }
-        if let jar = await cookies.header(for: url) {
+        if frontEnd.keepsSession, let jar = await cookies.header(for: url) {
             let named = headers.first { $0.key.lowercased() == "cookie" }
             headers[named?.key ?? "Cookie"] = named.map { $0.value + "; " + jar } ?? jar
         }
@@ -525,21 +537,22 @@ package struct SiteGuideProvider: GuideProvider {
         let key = "\(request.method) \(url.absoluteString) \(headers.sorted { $0.key < $1.key }) \(body ?? "")"
         let transport = transport
         let requestHeaders = headers
-        let cookies = cookies
+        let cookies = frontEnd.keepsSession ? cookies : nil
         let site = recipe.site
-        let response = try await memo.response(for: key) {
+        let load: @Sendable () async throws -> TransportResponse = {
             var response = if request.method == "POST" {
                 try await transport.post(url, headers: requestHeaders, body: Data((body ?? "").utf8))
             } else {
                 try await transport.get(url, headers: requestHeaders)
             }
-            await cookies.store(response.headers["set-cookie"], from: url)
+            await cookies?.store(response.headers["set-cookie"], from: url)
             // A file served gzip-compressed without a Content-Encoding (`epg.xml.gz`) is read as its content.
             if Gzip.isCompressed(response.body) {
                 response.body = try Gzip.decompress(response.body, name: "\(site): \(URLRedaction.redacted(url))")
             }
             return response
         }
+        let response = frontEnd.keepsSession ? try await memo.response(for: key, load) : try await load()
         return (response, sent)
     }
 
@@ -598,10 +611,6 @@ private actor SiteTally {
     var notes: [String] {
         var notes: [String] = []
         if pages > 0 { notes.append("read \(pages) page(s): \(items) item(s), \(programmes) programme(s)") }
-        if !failures.isEmpty {
-            notes.append("\(failures.count) day(s) failed, their gaps left to the next provider: " + failures.prefix(3).joined(separator: "; ")
-                + (failures.count > 3 ? "; … and \(failures.count - 3) more" : ""))
-        }
-        return notes
+        return notes + SiteFrontEnd.failedDaysNote(failures)
     }
 }
