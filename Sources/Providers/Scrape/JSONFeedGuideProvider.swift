@@ -176,14 +176,14 @@ struct JSONFeedFrontEnd: Sendable {
 
     /// Every failed day is noted, each named by its day unless its error names it already; when
     /// all failed, the first one's error is the channel's.
-    func noteFailedDays(_ failures: [SiteFrontEnd.FailedDay], channel: ChannelRef, asked: Int) async throws {
+    func noteFailedDays(_ failures: [SiteFrontEnd.FailedDay], channel: ChannelRef, asked: [Day]) async throws {
         if let cancelled = failures.first(where: { $0.error is CancellationError }) { throw cancelled.error }
         let errors = failures.map { (day: $0.day, error: ($0.error as? ProviderError) ?? ProviderError($0.error)) }
         await tally.failedDays(errors.map { day, error in
             let text = "\(error)", label = label(day)
             return "\(channel.providerID) " + (text.contains(label) || label.isEmpty ? text : "\(label)\(text)")
         })
-        if let first = errors.first, errors.count == asked { throw first.error }
+        if let first = errors.first, errors.count == asked.count { throw first.error }
     }
 }
 

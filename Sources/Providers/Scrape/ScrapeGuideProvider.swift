@@ -5,25 +5,23 @@ import GuideCore
 /// `produces: guide` recipe describes: `{channel}` in the URL is the provider's own channel id.
 ///
 /// Fields: `start` and `title` (essential), and `stop`, `subtitle`, `description`, `category`.
-/// Rows are read with the scrape recipe language audiences share (`ScrapeExtractor`), then made
-/// programmes by the site engine's reader and times: in page order, a start earlier than the
-/// previous row's is past midnight (a page covering 06:00 to 06:00), so it and the rows after it
-/// move to the next day. A missing `stop` is left to the normaliser, which takes the next
-/// programme's start.
+/// The recipe runs on the site engine's driver (`SiteGuideProvider`), which asks the days in
+/// order, keeps an airing once per start and clips to the window. What stays here is scrape's
+/// front-end (`ScrapeFrontEnd`): rows are read with the scrape recipe language audiences share
+/// (`ScrapeExtractor`), then made programmes by the site engine's reader and times: in page
+/// order, a start earlier than the previous row's is past midnight (a page covering 06:00 to
+/// 06:00), so it and the rows after it move to the next day. A missing `stop` is left to the
+/// normaliser, which takes the next programme's start.
 package struct ScrapeGuideProvider: GuideProvider {
     package let id: String
     package let recipe: ScrapeRecipe
     private let channelList: [Channel]
-    private let template: SiteTemplate
-    private let transport: any HTTPTransport
-    private let extractors: ExtractorPool
-    /// The zone of the site's days and clock times.
-    private let timeZone: TimeZone
+    private let engine: SiteGuideProvider
     private let tally = ScrapeTally()
 
     /// The most days one `schedule` call fetches; a longer window (`shift_weeks: auto` asks for
     /// all of time) is refused rather than turned into thousands of requests.
-    package static let maximumDays = 62
+    package static let maximumDays = SiteGuideProvider.maximumDays
 
     /// Compiles the recipe, so an invalid one fails here, before anything is fetched.
     /// - Parameter channels: what `channels()` answers, under the provider's own ids.
@@ -33,10 +31,12 @@ package struct ScrapeGuideProvider: GuideProvider {
         self.id = id
         self.recipe = recipe
         channelList = channels
-        extractors = try ExtractorPool(recipe)
-        template = try recipe.urlTemplate()
-        self.transport = transport
-        timeZone = recipe.timeZone
+        let frontEnd = ScrapeFrontEnd(id: id, extractors: try ExtractorPool(recipe), timeZone: recipe.timeZone, tally: tally)
+        // The rows are the front-end's to read: the site recipe carries the request and the zone.
+        let site = SiteRecipe(site: id, format: .html, request: SiteRequest(url: try recipe.urlTemplate()),
+                              items: .page(SiteRecipe.PageItems(xpath: recipe.rows, fields: [])), programme: nil,
+                              times: .pattern(ScrapeFrontEnd.clock), timezone: recipe.timeZone, empty: SiteRecipe.EmptyAnswers(noItems: true))
+        engine = SiteGuideProvider(id: id, recipe: site, channels: channels, transport: transport, frontEnd: frontEnd.frontEnd)
     }
 
     package func channels() async throws -> [Channel] {
@@ -48,43 +48,45 @@ package struct ScrapeGuideProvider: GuideProvider {
     /// after the first day ends the listing there, noted in the report; a missing first page
     /// throws, as does any other error.
     package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
-        let first = Day(window.start, in: timeZone)
-        let last = Day(window.duration > 0 ? window.end.addingTimeInterval(-1) : window.start, in: timeZone)
-        var days = [first]
-        // A URL without a date is one page: read once, not once per day of the window.
-        while template.usesDate, let day = days.last, day < last {
-            guard days.count < Self.maximumDays else {
-                throw ProviderError.notConfigured("\(id): a scrape guide fetches one page per day, and the window asked spans more than \(Self.maximumDays) days")
-            }
-            days.append(day.adding(days: 1))
-        }
-
-        let overlap = TimeWindow(from: window.start, to: window.end)
-        var programmes: [Programme] = []
-        var starts = Set<Date>()
-        pages: for day in days {
-            guard let url = template.url(day: day, channel: channel.providerID) else {
-                throw ProviderError.notConfigured("\(id): no URL for \(day)")
-            }
-            let response: TransportResponse
-            do {
-                response = try await transport.page(url)
-            } catch let error as ProviderError where day > first && error.isMissingPage {
-                // Sites publish a few days ahead; the listing ends where their pages do.
-                await tally.listingEnded(channel: channel.providerID, on: day, error: error)
-                break pages
-            }
-            let result = try await extractors.extract(response, from: url, countingIn: tally)
-            for programme in makeProgrammes(from: result.rows, on: day, channel: channel.id)
-            where overlap.overlaps(start: programme.start, stop: programme.stop) && starts.insert(programme.start).inserted {
-                programmes.append(programme)
-            }
-        }
-        return programmes.sorted { $0.start < $1.start }
+        try await engine.schedule(for: channel, in: window)
     }
 
     package func reportNotes() async -> [String] {
         await tally.notes()
+    }
+}
+
+/// Scrape's side of the site engine: days asked in order until the site's pages end, each page's
+/// rows read by the scrape extractor, and scrape's words for a window too long.
+struct ScrapeFrontEnd: Sendable {
+    let id: String
+    let extractors: ExtractorPool
+    /// The zone of the site's days and clock times.
+    let timeZone: TimeZone
+    let tally: ScrapeTally
+
+    var frontEnd: SiteFrontEnd {
+        SiteFrontEnd(
+            kind: "scrape", readsEachDay: { $0.request.usesDate }, keepsSession: false, readsInOrder: true,
+            windowTooLong: { [id] _, maximum in
+                ProviderError.notConfigured("\(id): a scrape guide fetches one page per day, and the window asked spans more than \(maximum) days")
+            },
+            readPage: read, failedDays: listingEnded)
+    }
+
+    func read(_ answer: TransportResponse, page: SiteFrontEnd.Page) async throws -> SiteFrontEnd.PageRead {
+        let result = try await extractors.extract(answer, from: page.url, countingIn: tally)
+        return SiteFrontEnd.PageRead(items: result.rows.count, programmes: makeProgrammes(from: result.rows, on: page.day, channel: page.channel.id))
+    }
+
+    /// The day that failed ends the listing when it is a page missing after the first day (sites
+    /// publish a few days ahead); any other failure is the channel's.
+    func listingEnded(_ failures: [SiteFrontEnd.FailedDay], channel: ChannelRef, asked: [Day]) async throws {
+        guard let (day, failure) = failures.first else { return }
+        if failure is CancellationError { throw failure }
+        let error = (failure as? ProviderError) ?? ProviderError(failure)
+        guard day > asked[0], error.isMissingPage else { throw error }
+        await tally.listingEnded(channel: channel.providerID, on: day, error: error)
     }
 
     /// The rows as site programme objects, read by the site engine's reader and page times, so a
@@ -110,7 +112,7 @@ package struct ScrapeGuideProvider: GuideProvider {
     }
 
     /// `ValueParser.time`'s minutes after midnight, hours 24–47 being the next day's.
-    private static let clock: SiteTimePattern = {
+    static let clock: SiteTimePattern = {
         do {
             return try SiteTimePattern("H:mm")
         } catch {

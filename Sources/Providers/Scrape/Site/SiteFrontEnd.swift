@@ -35,20 +35,28 @@ package struct SiteFrontEnd: Sendable {
     /// Answers shared by the whole run and cookies kept, as a site's session; false asks each
     /// page afresh, as a plain API client does.
     package var keepsSession: Bool
+    /// Days asked one after another, up to the first that fails (a site that publishes a few
+    /// days ahead ends where its pages do); false asks them all at once, each failing alone.
+    package var readsInOrder: Bool
+    /// The error for a window of more days than are fetched one by one; nil: the site's words.
+    package var windowTooLong: (@Sendable (_ days: Int, _ maximum: Int) -> ProviderError)?
     /// Reads one page's answer; nil: the recipe's items and programme filter, as a site's.
     package var readPage: (@Sendable (_ answer: TransportResponse, _ page: Page) async throws -> PageRead)?
-    /// Notes the failed days of one schedule, `asked` days in all, and throws the channel's error
-    /// when every day failed; nil: the site's words.
-    package var failedDays: (@Sendable (_ failures: [FailedDay], _ channel: ChannelRef, _ asked: Int) async throws -> Void)?
+    /// Notes the failed days of one schedule, of the `asked` days, and throws the channel's error
+    /// when they fail it; nil: the site's words.
+    package var failedDays: (@Sendable (_ failures: [FailedDay], _ channel: ChannelRef, _ asked: [Day]) async throws -> Void)?
 
     package init(
-        kind: String, readsEachDay: @escaping @Sendable (SiteRecipe) -> Bool, keepsSession: Bool,
+        kind: String, readsEachDay: @escaping @Sendable (SiteRecipe) -> Bool, keepsSession: Bool, readsInOrder: Bool = false,
+        windowTooLong: (@Sendable (Int, Int) -> ProviderError)? = nil,
         readPage: (@Sendable (TransportResponse, Page) async throws -> PageRead)? = nil,
-        failedDays: (@Sendable ([FailedDay], ChannelRef, Int) async throws -> Void)? = nil
+        failedDays: (@Sendable ([FailedDay], ChannelRef, [Day]) async throws -> Void)? = nil
     ) {
         self.kind = kind
         self.readsEachDay = readsEachDay
         self.keepsSession = keepsSession
+        self.readsInOrder = readsInOrder
+        self.windowTooLong = windowTooLong
         self.readPage = readPage
         self.failedDays = failedDays
     }

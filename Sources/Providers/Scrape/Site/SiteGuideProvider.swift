@@ -59,20 +59,9 @@ package struct SiteGuideProvider: GuideProvider {
     package func schedule(for channel: ChannelRef, in window: DateInterval) async throws -> [Programme] {
         let zone = try zone(of: channel)
         let days = try days(in: window, zone: zone)
-        let outcomes = await withTaskGroup(of: (Int, Result<DayResult, any Error>).self) { group in
-            for (index, day) in days.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await self.read(channel: channel, day: day, zone: zone)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var outcomes: [(Int, Result<DayResult, any Error>)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        let outcomes = frontEnd.readsInOrder
+            ? await readInOrder(days, channel: channel, zone: zone)
+            : await readTogether(days, channel: channel, zone: zone)
         var programmes: [Programme] = []
         var starts: Set<Date> = []
         var failures: [SiteFrontEnd.FailedDay] = []
@@ -90,7 +79,7 @@ package struct SiteGuideProvider: GuideProvider {
         }
         if !failures.isEmpty {
             if let failedDays = frontEnd.failedDays {
-                try await failedDays(failures, channel, days.count)
+                try await failedDays(failures, channel, days)
             } else {
                 try await noteFailedDays(failures, channel: channel, asked: days.count)
             }
@@ -101,6 +90,38 @@ package struct SiteGuideProvider: GuideProvider {
         programmes.sort { $0.start < $1.start }
         let kept = TimeWindow(from: window.start, to: window.end)
         return programmes.filter { kept.overlaps(start: $0.start, stop: $0.stop) }
+    }
+
+    /// Every day at once, each read or failed on its own.
+    private func readTogether(_ days: [Day], channel: ChannelRef, zone: TimeZone) async -> [Result<DayResult, any Error>] {
+        await withTaskGroup(of: (Int, Result<DayResult, any Error>).self) { group in
+            for (index, day) in days.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.read(channel: channel, day: day, zone: zone)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var outcomes: [(Int, Result<DayResult, any Error>)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// One day after another, up to the first that fails: no day after it is asked.
+    private func readInOrder(_ days: [Day], channel: ChannelRef, zone: TimeZone) async -> [Result<DayResult, any Error>] {
+        var outcomes: [Result<DayResult, any Error>] = []
+        for day in days {
+            do {
+                outcomes.append(.success(try await read(channel: channel, day: day, zone: zone)))
+            } catch {
+                outcomes.append(.failure(error))
+                break
+            }
+        }
+        return outcomes
     }
 
     /// A channel whose every day failed is one error in the report, not one note per day.
@@ -126,7 +147,8 @@ package struct SiteGuideProvider: GuideProvider {
         let last = Day(max(window.start, window.end.addingTimeInterval(-1)), in: zone)
         let count = last.days(since: first) + 1
         guard count <= Self.maximumDays else {
-            throw ProviderError.notConfigured("\(frontEnd.kind) \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
+            throw frontEnd.windowTooLong?(count, Self.maximumDays)
+                ?? ProviderError.notConfigured("\(frontEnd.kind) \(id): a window of \(count) days is more than the \(Self.maximumDays) fetched day by day")
         }
         let days = (0..<count).map { first.adding(days: $0) }
         // Days past what the site lists (or names) are not asked for: the chain fills them from the next provider.
