@@ -91,7 +91,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strictImports),
         // `tvguide serve`: the JSON API, the web guide, iCalendar feeds and metrics over the in-memory guide.
-        // Knows the model and its storage only; the CLI hands it the refresh and the XMLTV export.
+        // Knows the model and its storage only; TVGuideKit hands it the refresh and the XMLTV export.
         .target(name: "GuideServer", dependencies: [
             "GuideCore", "GuideStorage",
             .product(name: "Hummingbird", package: "hummingbird"),
