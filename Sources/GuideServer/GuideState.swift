@@ -50,17 +50,29 @@ final class GuideState: Sendable {
         var fastAnswers = BoundedCache<FastAnswer>()
 
         /// Swaps `index` in whole; the bodies rendered from the old one go with it.
-        mutating func serve(_ index: GuideIndex, at moment: Date, origin: String) {
+        mutating func serve(_ index: GuideIndex, at moment: Date, origin: String) -> Retired {
+            let retired = Retired(index: self.index, responses: forgetResponses())
             self.index = index
-            forgetResponses()
             health.loadedAt = moment
             health.origin = origin
+            return retired
         }
 
-        mutating func forgetResponses() {
-            responses = BoundedCache()
-            fastAnswers = BoundedCache()
+        mutating func forgetResponses() -> Retired.Responses {
+            defer {
+                responses = BoundedCache()
+                fastAnswers = BoundedCache()
+            }
+            return (responses, fastAnswers)
         }
+    }
+
+    /// What a swap takes out of service, handed back to be let go after the lock: freeing a
+    /// large guide takes long enough that every request waiting on the lock would wait for it.
+    private struct Retired {
+        typealias Responses = (BoundedCache<RenderedResponse>, BoundedCache<FastAnswer>)
+        var index: GuideIndex
+        var responses: Responses
     }
 
     /// Rendered bodies kept per guide version; beyond this many, or this many bytes of bodies, the
@@ -86,21 +98,23 @@ final class GuideState: Sendable {
     var health: Health { current.withLockedValue { $0.health } }
 
     func replace(with index: GuideIndex, at moment: Date) {
-        current.withLockedValue {
-            $0.serve(index, at: moment, origin: "refresh")
+        let retired = current.withLockedValue {
             $0.health.lastRefreshAttempt = moment
             $0.health.lastRefreshSuccess = moment
             $0.health.lastRefreshError = nil
             $0.health.refreshes += 1
+            return $0.serve(index, at: moment, origin: "refresh")
         }
+        withExtendedLifetime(retired) {}
     }
 
     /// Serves a snapshot another replica committed to the shared store.
     func follow(_ index: GuideIndex, at moment: Date) {
-        current.withLockedValue {
-            $0.serve(index, at: moment, origin: "store")
+        let retired = current.withLockedValue {
             $0.health.store?.followed += 1
+            return $0.serve(index, at: moment, origin: "store")
         }
+        withExtendedLifetime(retired) {}
     }
 
     /// Records whether the shared store can be reached (`live`), and why not; true when this
