@@ -23,6 +23,7 @@ bench: deps
 	bench/metadata.sh
 	bench/audiences.sh
 	bench/serve.sh
+	bench/responsive.sh
 	bench/sources.sh
 	bench/recommend.sh
 

@@ -64,12 +64,13 @@ package func concurrently<First, Second: Sendable>(_ first: () throws -> First, 
 }
 
 /// `work`, which holds its thread for as long as it runs (a parse, an encode, a guide's index,
-/// perhaps on every core through `concurrentMap`), run on a Dispatch thread while the calling
+/// perhaps on every core through `concurrentMap`), run on a thread of its own while the calling
 /// task is suspended. Swift's tasks share one thread per core: run on one of them, the work
-/// would leave a 2-core server's requests one thread, or none, until it ends.
+/// would leave a 2-core server's requests one thread, or none, until it ends. Such work runs one
+/// piece at a time: each spreads over every core already, and two at once only held more memory.
 package func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
+        blockingWork.async {
             continuation.resume(with: Swift.Result { try work() })
         }
     }
@@ -77,8 +78,10 @@ package func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable
 
 package func offCooperativeThreads<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
+        blockingWork.async {
             continuation.resume(returning: work())
         }
     }
 }
+
+private let blockingWork = DispatchQueue(label: "tvguide.blocking-work", qos: .userInitiated)

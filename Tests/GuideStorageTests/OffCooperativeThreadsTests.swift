@@ -5,9 +5,9 @@ import Testing
 /// Work that holds its thread (a guide's parse, encode or index) must not hold the threads Swift's
 /// tasks share, one per core: a server whose guide is loading still has to answer.
 @Suite struct OffCooperativeThreadsTests {
-    /// Twice as many pieces of held work as there are cores, each holding its thread until every
-    /// one has started and another task has run: had they run on the tasks' threads, neither could
-    /// happen until a watchdog on a thread of its own let them go.
+    /// Twice as many pieces of held work as there are cores, the first holding its thread until
+    /// another task has run: had they run on the tasks' threads, that task could not run until a
+    /// watchdog on a thread of its own let them go.
     @Test func heldWorkLeavesTheTasksThreadsFree() async throws {
         let holders = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
         let release = DispatchSemaphore(value: 0)
@@ -31,17 +31,42 @@ import Testing
                 return await group.reduce(0, +)
             }
         }
-        var running = 0
-        for await _ in started.stream {
-            running += 1
-            if running == holders { break }
-        }
+        for await _ in started.stream { break }
+        // Every holder has been handed over by now or is about to be: let them all reach their threads.
+        for _ in 0..<holders { await Task.yield() }
         let answered = await Task.detached { await Task.yield(); return "answered" }.value
         let inTime = watchdog.claim()
         #expect(inTime, "the held work kept the tasks' threads until the watchdog let it go")
         #expect(answered == "answered")
         if inTime { for _ in 0..<holders { release.signal() } }
         #expect(await held.value == (0..<holders).reduce(0, +))
+    }
+
+    /// One piece at a time: each spreads over every core already.
+    @Test func heldWorkRunsOnePieceAtATime() async {
+        let running = Running()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    await offCooperativeThreads {
+                        running.enter()
+                        Thread.sleep(forTimeInterval: 0.01)
+                        running.leave()
+                    }
+                }
+            }
+        }
+        #expect(running.most == 1)
+    }
+
+    /// How many pieces ran at once, at the most.
+    private final class Running: @unchecked Sendable {
+        private let lock = NSLock()
+        private var now = 0
+        private(set) var most = 0
+
+        func enter() { lock.withLock { now += 1; most = max(most, now) } }
+        func leave() { lock.withLock { now -= 1 } }
     }
 
     /// Of the test and its watchdog, whichever claims it first wins.
