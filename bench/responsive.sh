@@ -36,7 +36,6 @@ binary, config, snapshots, now, duration = sys.argv[1:6]
 server = subprocess.Popen([binary, "serve", "--config", config, "--snapshots", snapshots, "--port", "0",
                            "--refresh-interval", "2s", "--now", now, "--log-level", "info"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-refreshing = threading.Event()
 refreshes = []
 
 def watch_log():

@@ -1,6 +1,5 @@
 import Foundation
 import GuideCore
-import GuideStorage
 import Logging
 import ServiceLifecycle
 
@@ -42,11 +41,8 @@ struct GuideRefresher: Service {
                 serving.logger.debug("another replica builds the guide, or just did; its snapshot arrives through the store")
                 return
             }
-            let index = await offCooperativeThreads { [serving] in GuideIndex(outcome.snapshot, channelOrder: serving.settings.channelOrder) }
-            serving.serve(index, origin: .refresh)
+            await serving.serve(outcome.snapshot, origin: .refresh)
             serving.metrics.recordRefresh(.success(outcome))
-            serving.metrics.recordGuide(index)
-            FreedMemory.release()
             serving.logger.info("guide refreshed: \(outcome.snapshot.programmes.count) programmes on \(outcome.snapshot.channels.count) channels")
         } catch {
             serving.state.refreshFailed(String(describing: error), at: started)

@@ -118,6 +118,15 @@ struct ServingContext: Sendable {
         feeds.serve(index)
     }
 
+    /// Indexes a new guide off the tasks' threads, serves it, and hands back to the system what
+    /// the old one and the load freed.
+    func serve(_ snapshot: Snapshot, origin: GuideState.Swap) async {
+        let index = await offCooperativeThreads { [settings] in GuideIndex(snapshot, channelOrder: settings.channelOrder) }
+        serve(index, origin: origin)
+        metrics.recordGuide(index)
+        FreedMemory.release()
+    }
+
     var now: Date { source.clock() }
 
     /// Answers from the rendered-response cache; `key` must hold everything the body depends

@@ -26,11 +26,8 @@ struct StoreFollower: Service {
             serving.state.storeReachable(false, error: reason, at: serving.now)
             serving.metrics.recordStore(live: false, reconnected: false)
         case .committed(let snapshot):
-            let index = await offCooperativeThreads { [serving] in GuideIndex(snapshot, channelOrder: serving.settings.channelOrder) }
-            serving.serve(index, origin: .store)
-            serving.metrics.recordGuide(index)
+            await serving.serve(snapshot, origin: .store)
             serving.metrics.recordFollowedSnapshot()
-            FreedMemory.release()
             serving.logger.info("guide from the store: \(snapshot.programmes.count) programmes on \(snapshot.channels.count) channels, built \(ISOTime.format(snapshot.generatedAt))")
         }
     }
